@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Attention Playground: set-up, build, serve and test in one script.
+#
+#   ./build.sh              install what is missing, build the release wasm into www/pkg/
+#   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
+#   ./build.sh test         build, then run every test layer; non-zero on any failure
+#
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+# Needs only the package registries (crates.io, npm, Debian apt); never downloads
+# a prebuilt binary or a browser from the web.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+ROOT=$PWD
+
+WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
+WASM_PACK_VERSION=0.15.1
+export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+
+START=$SECONDS
+step() { printf '\n==> [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    die "need root to run: $* (install it by hand or run as root)"
+  fi
+}
+
+setup_rust() {
+  command -v cargo >/dev/null || die "cargo not found: install Rust with rustup first (https://rustup.rs)"
+  if command -v rustup >/dev/null; then
+    rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+      { step "adding the wasm32-unknown-unknown target"; rustup target add wasm32-unknown-unknown; }
+    for c in rustfmt clippy; do
+      rustup component list --installed | grep -q "^$c" ||
+        { step "adding rustup component $c"; rustup component add "$c"; }
+    done
+  fi
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+    step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
+    cargo install --locked --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+    step "installing wasm-pack $WASM_PACK_VERSION (about 2 minutes, once)"
+    cargo install --locked --force wasm-pack --version "$WASM_PACK_VERSION"
+  fi
+}
+
+setup_browser() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    step "installing Debian chromium and chromium-driver"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+  fi
+}
+
+setup_npm() {
+  # npm ci is exact (package-lock.json); skip it when the lock has not changed.
+  local stamp=node_modules/.package-lock.sha
+  local want
+  want=$(sha256sum package-lock.json | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "npm ci (binaryen for wasm-opt, playwright-core)"
+    npm ci --no-audit --no-fund
+    echo "$want" >"$stamp"
+  fi
+}
+
+build() {
+  setup_rust
+  setup_npm
+  step "building the release wasm into www/pkg/"
+  wasm-pack build --release --target web --mode no-install --out-dir www/pkg --no-pack
+  local wasm=www/pkg/attention_playground_bg.wasm
+  printf 'wasm: %s bytes, %s bytes gzipped\n' "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+}
+
+serve() {
+  local port=${1:-8000}
+  [[ $port =~ ^[0-9]+$ ]] || die "port must be a number, got '$port'"
+  build
+  step "serving www/ (Ctrl-C to stop)"
+  echo "Open http://127.0.0.1:$port/"
+  exec python3 -m http.server --bind 127.0.0.1 --directory www "$port"
+}
+
+run_tests() {
+  setup_browser
+  build
+  step "hygiene: cargo fmt --check"
+  cargo fmt --all -- --check
+  step "hygiene: cargo clippy (native)"
+  cargo clippy --all-targets -- -D warnings
+  step "hygiene: cargo clippy (wasm32)"
+  cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+  step "layer 1: native cargo test"
+  cargo test
+  step "layer 2: wasm-pack test --headless --chrome"
+  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install
+  step "layer 3: page tests (playwright-core + Debian chromium)"
+  node --test --test-concurrency=1 tests/page/
+  step "all test layers passed in $((SECONDS - START)) s"
+}
+
+case "${1:-build}" in
+  build) build ;;
+  serve) shift; serve "$@" ;;
+  test) run_tests ;;
+  -h | --help | help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$1' (use: build, serve [PORT], test)" ;;
+esac

@@ -1,0 +1,12 @@
+//! Attention Playground: the Rust core behind the page.
+//!
+//! Pure Rust modules (tested natively) compute every number the page shows;
+//! `wasm` is the only module that knows about JavaScript.
+
+pub mod attention;
+pub mod parse;
+pub mod schemes;
+pub mod tensor;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
