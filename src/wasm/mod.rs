@@ -1,4 +1,4 @@
-//! The only `#[wasm_bindgen]` module: a thin, coarse boundary.
+//! The only `#[wasm_bindgen]` module (with its submodules): a thin, coarse boundary.
 //!
 //! Rust owns the state (`HeadLab`); JavaScript sets whole matrices or single
 //! typed cells, asks for one `compute()` and reads every intermediate at once.
