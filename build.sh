@@ -92,10 +92,23 @@ build_corpus() {
   python3 tools/build_corpus.py "$sdist" www/data
 }
 
+vendor() {
+  # KaTeX (MIT) typesets the formulas offline: copied from npm, never from a CDN.
+  # Only woff2 fonts: every browser that runs wasm reads them first.
+  local src=node_modules/katex/dist dst=www/vendor/katex
+  if [ ! -f "$dst/katex.min.js" ] || [ "$src/katex.min.js" -nt "$dst/katex.min.js" ]; then
+    step "copying KaTeX into $dst"
+    rm -rf "$dst" && mkdir -p "$dst/fonts"
+    cp "$src/katex.min.js" "$src/katex.min.css" node_modules/katex/LICENSE "$dst/"
+    cp "$src"/fonts/*.woff2 "$dst/fonts/"
+  fi
+}
+
 build() {
   setup_rust
   setup_npm
   build_corpus
+  vendor
   step "building the release wasm into www/pkg/"
   wasm-pack build --release --target web --mode no-install --out-dir www/pkg --no-pack
   local wasm=www/pkg/attention_playground_bg.wasm
