@@ -1,0 +1,36 @@
+// Launches the system Chromium through playwright-core and opens pages that
+// record every console error/warning, page error and failed request, so each
+// test can assert the page stayed clean.
+
+import { chromium } from 'playwright-core';
+
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export function launch() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+}
+
+/**
+ * Opens `url` in a fresh context and waits until the page has drawn its first
+ * result (html[data-ready]). Returns { page, context, problems } where
+ * `problems` collects console errors/warnings, page errors and failed requests.
+ */
+export async function openPage(browser, url, { width = 1280, height = 900, locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  return { page, context, problems };
+}

@@ -1,0 +1,284 @@
+// Page tests for the h/o/u attention head (www/index.html) in headless Chromium.
+// Run from the repo root: node --test --test-concurrency=1 tests/page/
+// Needs the wasm built into www/pkg (./build.sh).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { start, stop } from './server.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+
+let browser;
+let base;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  base = await start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stop();
+});
+
+/** Opens the page, runs `fn(page)`, then asserts no console error/warning happened. */
+async function withPage(fn, options) {
+  const { page, context, problems } = await openPage(browser, base, options);
+  try {
+    await fn(page);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+}
+
+const cell = (page, id, row, col) => page.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
+const input = (page, id, row, col) => cell(page, id, row, col).locator('input');
+const text = (page, id, row, col) => cell(page, id, row, col).textContent();
+
+/** Every cell's shown text, row-major (input value for editable grids). */
+const texts = (page, id) => page.locator(`attn-matrix#${id}`).evaluate((el) =>
+  [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
+
+/** All text a user could see: light DOM, every shadow root, input values and titles. */
+const allText = (page) => page.evaluate(() => {
+  const parts = [document.body.innerText];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.title) parts.push(el.title);
+      if (el.tagName === 'INPUT') parts.push(el.value);
+      if (el.shadowRoot) {
+        parts.push(el.shadowRoot.textContent);
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  walk(document);
+  return parts.join('\n');
+});
+
+/** Where keyboard focus is: the attn-matrix host id and the focused cell inside it. */
+const focusInfo = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  const inner = el?.shadowRoot?.activeElement;
+  return { id: el?.id || el?.tagName, row: inner?.dataset.row ?? null, col: inner?.dataset.col ?? null };
+});
+
+function assertClean(all) {
+  assert.doesNotMatch(all, /NaN|undefined|null|Infinity/, 'no NaN/undefined/raw Infinity on screen');
+}
+
+test('loads without console errors and shows the h/o/u numbers', () => withPage(async (page) => {
+  assert.equal(await text(page, 'scores', 2, 0), '4.00', 'score u→h');
+  assert.equal(await text(page, 'scores', 0, 2), '1.00', 'score h→u before the mask');
+  assert.equal(await text(page, 'masked_scores', 0, 2), '−∞', 'h→u is masked');
+  assert.equal(await text(page, 'masked_scores', 2, 0), '4.00');
+  assert.deepEqual((await texts(page, 'weights')).slice(6), ['0.80', '0.02', '0.18'], "u's weights");
+  assert.deepEqual((await texts(page, 'out')).slice(4), ['8.87', '1.13'], 'out row u');
+  assert.deepEqual(await texts(page, 'x'), ['1', '0', '0', '0', '1', '0', '0', '0', '1']);
+  assert.match(await cell(page, 'weights', 0, 1).getAttribute('class'), /masked/);
+  assert.match(await cell(page, 'masked_scores', 0, 1).getAttribute('class'), /masked/);
+  assert.equal(await page.locator('#causal').isChecked(), true);
+  assert.equal(await page.locator('#scaled').isChecked(), false);
+  assertClean(await allText(page));
+}));
+
+test('the exact value shows on hover and on keyboard focus', () => withPage(async (page) => {
+  const target = cell(page, 'weights', 2, 0);
+  assert.match(await target.getAttribute('title'), /^weights\[u, h\] = 0\.79\d{10,}/);
+  const readout = page.locator('attn-matrix#weights .readout');
+  await target.hover();
+  assert.match(await readout.textContent(), /weights\[u, h\] = 0\.79\d{10,}/);
+  await page.mouse.move(0, 0);
+  await cell(page, 'out', 2, 1).focus();
+  assert.match(await page.locator('attn-matrix#out .readout').textContent(), /out\[u, d₁\] = 1\.13\d+/);
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await focusInfo(page), { id: 'out', row: '1', col: '1' });
+  assert.match(await page.locator('attn-matrix#out .readout').textContent(), /out\[o, d₁\] = 7\.3\d+/);
+}));
+
+test('editing W_v changes out but not the weights', () => withPage(async (page) => {
+  const weights = await texts(page, 'weights');
+  const out = await texts(page, 'out');
+  await input(page, 'W_v', 0, 0).fill('20');
+  assert.deepEqual(await texts(page, 'weights'), weights);
+  assert.notDeepEqual(await texts(page, 'out'), out);
+  assert.equal(await text(page, 'v', 0, 0), '20.00');
+  assert.equal(await text(page, 'out', 0, 0), '20.00');
+}));
+
+test('editing W_q changes the weights; fractions and Unicode minus parse', () => withPage(async (page) => {
+  const weights = await texts(page, 'weights');
+  await input(page, 'W_q', 0, 2).fill('1/3');
+  assert.notDeepEqual(await texts(page, 'weights'), weights);
+  assert.equal(await text(page, 'q', 2, 0), '0.33');
+  assert.match(await cell(page, 'W_q', 0, 2).getAttribute('title'), /= 0\.3333333333/);
+  await input(page, 'W_q', 0, 2).fill('−1.5');
+  assert.equal(await text(page, 'q', 2, 0), '−1.50');
+}));
+
+test('text that is not a number is marked, explained, and changes nothing', () => withPage(async (page) => {
+  const before = await texts(page, 'weights');
+  const bad = input(page, 'W_q', 1, 1);
+  await bad.fill('abc');
+  assert.equal(await bad.getAttribute('aria-invalid'), 'true');
+  assert.match(await cell(page, 'W_q', 1, 1).getAttribute('class'), /invalid/);
+  const error = page.locator('attn-matrix#W_q .error');
+  assert.match(await error.textContent(), /“abc” is not a number/);
+  assert.ok(await error.isVisible());
+  assert.deepEqual(await texts(page, 'weights'), before, 'last valid result stays');
+  assertClean(await allText(page));
+  await bad.fill('');
+  assert.match(await error.textContent(), /empty cell/);
+  await bad.fill('2');
+  assert.equal(await bad.getAttribute('aria-invalid'), null);
+  assert.equal(await error.textContent(), '');
+  assert.notDeepEqual(await texts(page, 'weights'), before);
+}));
+
+test('a compute error (overflow) is shown and the last valid result stays', () => withPage(async (page) => {
+  const before = await texts(page, 'out');
+  await input(page, 'W_q', 0, 0).fill('1e300');
+  await input(page, 'W_k', 0, 0).fill('1e300');
+  const message = page.locator('#message');
+  assert.ok(await message.isVisible());
+  assert.match(await message.textContent(), /too large/);
+  assert.deepEqual(await texts(page, 'out'), before);
+  assertClean(await allText(page));
+  await input(page, 'W_k', 0, 0).fill('2');
+  assert.ok(await message.isHidden());
+}));
+
+test('the causal mask toggle opens the upper triangle of the weights', () => withPage(async (page) => {
+  // Upper triangle (query before key) of a 3×3 row-major grid: h→o, h→u, o→u.
+  const pick = (list) => [1, 2, 5].map((i) => list[i]);
+  assert.deepEqual(pick(await texts(page, 'weights')), ['0.00', '0.00', '0.00']);
+  await page.locator('#causal').uncheck();
+  const open = pick(await texts(page, 'weights'));
+  open.forEach((t) => assert.notEqual(t, '0.00'));
+  assert.doesNotMatch(await cell(page, 'weights', 0, 1).getAttribute('class'), /masked/);
+  assert.equal(await text(page, 'masked_scores', 0, 2), '1.00');
+  await page.locator('#causal').check();
+  assert.deepEqual(pick(await texts(page, 'weights')), ['0.00', '0.00', '0.00']);
+}));
+
+test('the scale toggle divides scores by √d_k', () => withPage(async (page) => {
+  await page.locator('#scaled').check();
+  assert.equal(await text(page, 'scores', 2, 0), '2.83');
+  assert.match(await page.locator('#scale-readout').textContent(), /0\.71/);
+  await page.locator('#scaled').uncheck();
+  assert.equal(await text(page, 'scores', 2, 0), '4.00');
+}));
+
+test('keyboard: Tab into a grid, arrows move, Enter commits and moves down', () => withPage(async (page) => {
+  let where = null;
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('Tab');
+    where = await focusInfo(page);
+    if (where.id === 'x') break;
+  }
+  assert.deepEqual(where, { id: 'x', row: '0', col: '0' });
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await focusInfo(page), { id: 'x', row: '0', col: '1' });
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await focusInfo(page), { id: 'x', row: '1', col: '1' });
+  await page.keyboard.type('7');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await focusInfo(page), { id: 'x', row: '2', col: '1' });
+  assert.equal(await input(page, 'x', 1, 1).inputValue(), '7');
+  assert.equal(await text(page, 'q', 1, 1), '7.00');
+  assert.match(await page.locator('attn-matrix#x .readout').textContent(), /x\[u, c₁\] = 0/);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await focusInfo(page), { id: 'x', row: '1', col: '0' });
+  await page.keyboard.press('Tab');
+  assert.deepEqual(await focusInfo(page), { id: 'x', row: '1', col: '1' });
+  // Escape throws away text that is not a number and restores the last valid value.
+  await page.keyboard.type('oops');
+  assert.match(await page.locator('attn-matrix#x .error').textContent(), /not a number/);
+  await page.keyboard.press('Escape');
+  assert.equal(await input(page, 'x', 1, 1).inputValue(), '7');
+  assert.equal(await page.locator('attn-matrix#x .error').textContent(), '');
+  assert.equal(await input(page, 'x', 1, 1).getAttribute('aria-invalid'), null);
+}));
+
+test('Reset restores the h/o/u example and clears errors', () => withPage(async (page) => {
+  await input(page, 'W_v', 1, 2).fill('-4');
+  await input(page, 'W_k', 0, 0).fill('??');
+  await page.locator('#causal').uncheck();
+  await page.locator('#scaled').check();
+  await page.locator('#reset').click();
+  assert.equal(await input(page, 'W_v', 1, 2).inputValue(), '5');
+  assert.equal(await input(page, 'W_k', 0, 0).inputValue(), '2');
+  assert.equal(await input(page, 'W_k', 0, 0).getAttribute('aria-invalid'), null);
+  assert.equal(await page.locator('#causal').isChecked(), true);
+  assert.equal(await page.locator('#scaled').isChecked(), false);
+  assert.deepEqual((await texts(page, 'out')).slice(4), ['8.87', '1.13']);
+}));
+
+test('language switch: 中文 is applied and remembered', () => withPage(async (page) => {
+  await page.locator('[data-lang="zh"]').click();
+  assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
+  assert.equal(await text(page, 'scores', 2, 0), '4.00');
+  await page.locator('[data-lang="en"]').click();
+  assert.equal(await page.locator('h1').textContent(), 'Attention Playground');
+}));
+
+test('a Chinese browser gets the Chinese page by default, without overflow at 380px', () => withPage(async (page) => {
+  assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
+  assert.equal(await page.locator('[data-lang="zh"]').getAttribute('aria-pressed'), 'true');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
+  assertClean(await allText(page));
+}, { locale: 'zh-CN', width: 380, height: 800 }));
+
+test('screenshots: wide and 380px with no horizontal overflow', async () => {
+  await withPage(async (page) => {
+    await page.screenshot({ path: `${SHOTS}head.png`, fullPage: true });
+  });
+  await withPage(async (page) => {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
+    const wide = await page.evaluate(() => [...document.querySelectorAll('.card, .toolbar, header, footer')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length);
+    assert.equal(wide, 0, 'no block sticks out of the viewport');
+    await page.screenshot({ path: `${SHOTS}head-narrow.png`, fullPage: true });
+  }, { width: 380, height: 800 });
+});
+
+test('edit → redraw timing', () => withPage(async (page) => {
+  const result = await page.evaluate(async () => {
+    const host = document.querySelector('attn-matrix#W_q');
+    const field = host.shadowRoot.querySelector('input[data-row="0"][data-col="0"]');
+    const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const redraw = [];
+    const frame = [];
+    let redrawn = 0;
+    document.addEventListener('redrawn', () => { redrawn += 1; });
+    for (let i = 0; i < 31; i++) {
+      field.value = String((i % 5) + 1);
+      const t0 = performance.now();
+      field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      void document.body.offsetHeight; // style + layout of the redrawn page
+      const t1 = performance.now();
+      await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+      const t2 = performance.now();
+      if (i > 0) {
+        redraw.push(t1 - t0);
+        frame.push(t2 - t0);
+      }
+    }
+    return { redraw: median(redraw), frame: median(frame), redrawn };
+  });
+  assert.equal(result.redrawn, 31, 'every edit redrew the page');
+  console.log(`edit→redraw median ms: ${result.redraw.toFixed(2)}`);
+  console.log(`edit→next animation frame median ms: ${result.frame.toFixed(2)}`);
+}));

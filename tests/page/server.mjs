@@ -1,0 +1,88 @@
+// A tiny static file server for the page tests: serves www/ on 127.0.0.1 at a
+// random port with the MIME types browsers insist on (application/wasm,
+// text/javascript). start() resolves to the base URL; stop() closes it.
+
+import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../www/', import.meta.url));
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.safetensors': 'application/octet-stream',
+};
+
+let server = null;
+
+async function resolveFile(root, urlPath) {
+  let rel;
+  try {
+    rel = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return null;
+  }
+  const file = path.normalize(path.join(root, rel));
+  if (file !== root.replace(/\/$/, '') && !file.startsWith(root)) return null; // no ../ escapes
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return resolveFile(root, path.posix.join(rel, 'index.html'));
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+async function handle(root, req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const file = await resolveFile(root, req.url ?? '/');
+  if (!file) {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+    return;
+  }
+  const body = await readFile(file);
+  res.writeHead(200, {
+    'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Starts serving `root` (default www/); resolves to the base URL ending in "/". */
+export async function start(root = ROOT) {
+  if (server) throw new Error('server already started');
+  const base = root.endsWith(path.sep) ? root : root + path.sep;
+  server = http.createServer((req, res) => {
+    handle(base, req, res).catch((err) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(err));
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+
+export async function stop() {
+  if (!server) return;
+  const s = server;
+  server = null;
+  s.closeAllConnections?.();
+  await new Promise((resolve) => s.close(() => resolve()));
+}

@@ -1,0 +1,31 @@
+// Shadow-DOM styles of <attn-matrix> (kept apart so the element's logic stays short).
+// Hosts may theme it with --attn-cell-w, --attn-cell-h, --attn-muted, --attn-mono, --attn-focus.
+
+export const CSS = `
+:host { display: block; max-width: 100%; font-variant-numeric: tabular-nums;
+  --cell-w: var(--attn-cell-w, 3.4rem); --cell-h: var(--attn-cell-h, 2.15rem); }
+:host([hidden]) { display: none; }
+.scroll { overflow-x: auto; max-width: 100%; padding: 3px; margin: -3px; }
+table { border-collapse: separate; border-spacing: 3px; margin: 0; }
+th { font-weight: 600; font-size: .78rem; color: var(--attn-muted, #5a6072); padding: 0 .3rem;
+  font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); }
+thead th { height: 1.3rem; vertical-align: bottom; }
+tbody th { text-align: right; padding-right: .45rem; }
+td { width: var(--cell-w); min-width: var(--cell-w); height: var(--cell-h); padding: 0;
+  text-align: center; font-size: .88rem; border-radius: 6px; background: #f3f4f6; color: #14161c;
+  box-shadow: inset 0 0 0 1px rgb(0 0 0 / .07); }
+td:focus { outline: none; }
+td:focus-visible, td:focus-within { outline: 2.5px solid var(--attn-focus, #1d4ed8); outline-offset: 1px; }
+td.editable { box-shadow: inset 0 0 0 1px rgb(0 0 0 / .28); }
+td.editable:hover { box-shadow: inset 0 0 0 2px rgb(0 0 0 / .45); }
+td.masked { background: repeating-linear-gradient(135deg, #dfe1e7 0 3px, #f4f5f8 3px 7px);
+  color: #4b5060; font-style: italic; }
+td.invalid { background: #fff5f5; color: #9b1c1c; outline: 2.5px solid #c62828; outline-offset: 1px; }
+input { all: unset; box-sizing: border-box; width: 100%; height: var(--cell-h); padding: 0 .2rem;
+  text-align: center; font: inherit; color: inherit; cursor: text; }
+.readout { min-height: 1.2rem; margin-top: .15rem; font-size: .76rem; color: var(--attn-muted, #5a6072);
+  font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
+  overflow-wrap: anywhere; }
+.error { margin-top: .2rem; font-size: .8rem; color: #9b1c1c; line-height: 1.35; }
+.error:empty { display: none; }
+`;

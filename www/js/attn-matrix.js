@@ -1,0 +1,338 @@
+// <attn-matrix>: one matrix drawn as a heatmap table that prints its numbers.
+//
+//   el.value     = { rows, cols, data, masked? }   (data row-major; masked: booleans)
+//   el.rowLabels = ['h', 'o', 'u'];  el.colLabels = [...]
+//   attributes:  editable (cells become <input>s), palette = signed | weights | none,
+//                label (matrix name used in titles and the read-out line)
+//   events:      'cell-edit' {row, col, text}  (bubbles, composed; on every keystroke)
+//   methods:     setCellError(row, col, message), clearCellError(row, col),
+//                clearErrors() (also restores the last valid text of marked cells)
+//
+// Cells print 2 decimals; hovering or focusing a cell shows the exact value in a
+// read-out line under the grid (and in the cell's title). Arrow keys move between
+// cells, Enter commits and moves down, Escape restores the last valid number.
+// The element does no attention math: it only turns numbers into text and colour.
+
+import { cellColours, colourRange } from './palette.js';
+import { formatCell, formatExact, formatInput } from './format.js';
+import { CSS } from './attn-matrix-css.js';
+
+let sheet = null;
+function styles() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}
+
+/** DOM writes only when something changed: keeps redraws cheap. */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+class AttnMatrix extends HTMLElement {
+  static observedAttributes = ['editable', 'palette', 'label'];
+
+  #value = null;
+  #rowLabels = [];
+  #colLabels = [];
+  #shape = '';
+  #cells = [];
+  #inputs = [];
+  #sent = [];
+  #paint = [];
+  #errors = new Map();
+  #focused = -1;
+  #table;
+  #readout;
+  #error;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [styles()];
+    root.innerHTML = '<div class="scroll"><table></table></div>'
+      + '<div class="readout" aria-hidden="true"></div><div class="error" role="alert"></div>';
+    this.#table = root.querySelector('table');
+    this.#readout = root.querySelector('.readout');
+    this.#error = root.querySelector('.error');
+    this.#table.addEventListener('keydown', (e) => this.#onKey(e));
+    this.#table.addEventListener('input', (e) => this.#onInput(e));
+    this.#table.addEventListener('focusin', (e) => this.#onFocus(e));
+    this.#table.addEventListener('focusout', () => { this.#focused = -1; this.#showReadout(-1); });
+    this.#table.addEventListener('mouseover', (e) => {
+      const i = this.#indexOf(e.target);
+      this.#showReadout(i >= 0 ? i : this.#focused);
+    });
+    this.#table.addEventListener('mouseleave', () => this.#showReadout(this.#focused));
+  }
+
+  get value() {
+    const v = this.#value;
+    return v && { rows: v.rows, cols: v.cols, data: v.data.slice() };
+  }
+
+  set value(v) {
+    if (!v || !(v.rows > 0) || !(v.cols > 0) || !v.data || v.data.length !== v.rows * v.cols) return;
+    const previous = this.#value;
+    this.#value = {
+      rows: v.rows, cols: v.cols, data: Array.from(v.data),
+      masked: v.masked ? Array.from(v.masked) : null,
+    };
+    this.#render(previous);
+  }
+
+  get rowLabels() { return this.#rowLabels.slice(); }
+  set rowLabels(labels) { this.#setLabels('row', labels); }
+  get colLabels() { return this.#colLabels.slice(); }
+  set colLabels(labels) { this.#setLabels('col', labels); }
+
+  get editable() { return this.hasAttribute('editable'); }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || !this.#value) return;
+    if (name === 'editable') this.#shape = '';
+    this.#render(null);
+  }
+
+  /** Marks a cell as holding text that is not a number and shows `message`. */
+  setCellError(row, col, message) {
+    const i = this.#index(row, col);
+    if (i < 0) return;
+    this.#errors.delete(i);
+    this.#errors.set(i, String(message));
+    this.#paintError(i);
+  }
+
+  clearCellError(row, col) {
+    const i = this.#index(row, col);
+    if (i < 0 || !this.#errors.delete(i)) return;
+    this.#paintError(i);
+  }
+
+  /** Drops every error mark and puts the last valid number back into those cells. */
+  clearErrors() {
+    const marked = [...this.#errors.keys()];
+    this.#errors.clear();
+    for (const i of marked) {
+      this.#paintError(i);
+      const input = this.#inputs[i];
+      if (input) {
+        input.value = formatInput(this.#value.data[i]);
+        this.#sent[i] = input.value;
+      }
+    }
+  }
+
+  get hasErrors() { return this.#errors.size > 0; }
+
+  // ---- drawing ----
+
+  #index(row, col) {
+    const v = this.#value;
+    if (!v || !Number.isInteger(row) || !Number.isInteger(col)) return -1;
+    return row >= 0 && row < v.rows && col >= 0 && col < v.cols ? row * v.cols + col : -1;
+  }
+
+  #indexOf(node) {
+    const td = node instanceof Element ? node.closest('td') : null;
+    return td ? this.#cells.indexOf(td) : -1;
+  }
+
+  #setLabels(which, labels) {
+    const next = Array.from(labels ?? [], String);
+    const current = which === 'row' ? this.#rowLabels : this.#colLabels;
+    if (next.length === current.length && next.every((s, i) => s === current[i])) return;
+    if (which === 'row') this.#rowLabels = next; else this.#colLabels = next;
+    if (this.#value) this.#render(null);
+  }
+
+  #build() {
+    const { rows, cols } = this.#value;
+    const editable = this.editable;
+    const shape = `${rows}x${cols}:${editable}`;
+    if (shape === this.#shape) return;
+    this.#shape = shape;
+    this.#errors.clear();
+    const make = (tag, props = {}) => Object.assign(this.ownerDocument.createElement(tag), props);
+    const head = make('tr');
+    head.append(make('th'), ...Array.from({ length: cols }, () => make('th', { scope: 'col' })));
+    const body = make('tbody');
+    this.#cells = [];
+    this.#inputs = [];
+    for (let r = 0; r < rows; r++) {
+      const tr = make('tr');
+      tr.append(make('th', { scope: 'row' }));
+      for (let c = 0; c < cols; c++) {
+        const td = make('td', { part: 'cell', className: editable ? 'editable' : '' });
+        td.dataset.row = r;
+        td.dataset.col = c;
+        if (editable) {
+          const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false });
+          input.dataset.row = r;
+          input.dataset.col = c;
+          td.append(input);
+          this.#inputs.push(input);
+        } else {
+          td.tabIndex = r === 0 && c === 0 ? 0 : -1;
+        }
+        tr.append(td);
+        this.#cells.push(td);
+      }
+      body.append(tr);
+    }
+    this.#table.replaceChildren(make('thead'), body);
+    this.#table.tHead.append(head);
+    this.#sent = new Array(rows * cols).fill(null);
+    this.#paint = new Array(rows * cols).fill(null);
+    this.#error.textContent = '';
+  }
+
+  #label(i) {
+    const { cols } = this.#value;
+    const r = Math.floor(i / cols);
+    const c = i % cols;
+    const name = this.getAttribute('label') ?? this.id ?? '';
+    return `${name}[${this.#rowLabels[r] ?? r}, ${this.#colLabels[c] ?? c}]`;
+  }
+
+  #render(previous) {
+    const rebuilt = this.#shape !== `${this.#value.rows}x${this.#value.cols}:${this.editable}`;
+    this.#build();
+    const { rows, cols, data, masked } = this.#value;
+    const heads = this.#table.querySelectorAll('thead th');
+    for (let c = 0; c < cols; c++) setText(heads[c + 1], this.#colLabels[c] ?? String(c));
+    const rowHeads = this.#table.querySelectorAll('tbody th');
+    for (let r = 0; r < rows; r++) setText(rowHeads[r], this.#rowLabels[r] ?? String(r));
+    setAttr(this.#table, 'aria-label', this.getAttribute('label') ?? '');
+
+    const palette = this.getAttribute('palette') ?? 'none';
+    const range = palette === 'signed' ? colourRange(data) : 1;
+    const active = this.shadowRoot.activeElement;
+    const old = !rebuilt && previous && previous.data.length === data.length ? previous.data : null;
+    for (let i = 0; i < data.length; i++) {
+      const td = this.#cells[i];
+      const v = data[i];
+      const isMasked = v === -Infinity || Boolean(masked && masked[i]);
+      const { bg, fg } = isMasked ? { bg: '', fg: '' } : cellColours(palette, v, range);
+      td.classList.toggle('masked', isMasked);
+      if (this.#paint[i] !== `${bg}|${fg}`) {
+        this.#paint[i] = `${bg}|${fg}`;
+        td.style.backgroundColor = bg;
+        td.style.color = fg;
+      }
+      setAttr(td, 'title', `${this.#label(i)} = ${formatExact(v)}`);
+      const input = this.#inputs[i];
+      if (input) {
+        setAttr(input, 'aria-label', this.#label(i));
+        const changed = !old || !Object.is(old[i], v);
+        if (changed && input !== active && !this.#errors.has(i)) {
+          input.value = formatInput(v);
+          this.#sent[i] = input.value;
+        }
+      } else {
+        setText(td, formatCell(v));
+      }
+    }
+    this.#showReadout(this.#focused);
+  }
+
+  #paintError(i) {
+    const td = this.#cells[i];
+    const bad = this.#errors.has(i);
+    td.classList.toggle('invalid', bad);
+    const target = this.#inputs[i] ?? td;
+    if (bad) target.setAttribute('aria-invalid', 'true'); else target.removeAttribute('aria-invalid');
+    const messages = [...this.#errors.values()];
+    this.#error.textContent = messages.length ? messages[messages.length - 1] : '';
+  }
+
+  #showReadout(i) {
+    const v = this.#value;
+    if (!v || i < 0 || i >= v.data.length) {
+      this.#readout.textContent = '';
+      return;
+    }
+    this.#readout.textContent = `${this.#label(i)} = ${formatExact(v.data[i])}`;
+  }
+
+  // ---- interaction ----
+
+  #emit(i) {
+    const input = this.#inputs[i];
+    const { cols } = this.#value;
+    this.#sent[i] = input.value;
+    this.dispatchEvent(new CustomEvent('cell-edit', {
+      bubbles: true,
+      composed: true,
+      detail: { row: Math.floor(i / cols), col: i % cols, text: input.value },
+    }));
+  }
+
+  #onInput(e) {
+    const i = this.#inputs.indexOf(e.target);
+    if (i >= 0) this.#emit(i);
+  }
+
+  #onFocus(e) {
+    const i = this.#indexOf(e.target);
+    if (i < 0) return;
+    this.#focused = i;
+    if (!this.#inputs.length) {
+      this.#cells.forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
+    }
+    this.#showReadout(i);
+  }
+
+  #focusCell(i) {
+    const target = this.#inputs[i] ?? this.#cells[i];
+    target.focus();
+    if (target.select) target.select();
+  }
+
+  #onKey(e) {
+    const i = this.#indexOf(e.target);
+    if (i < 0 || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
+    const { rows, cols } = this.#value;
+    const input = this.#inputs[i];
+    let r = Math.floor(i / cols);
+    let c = i % cols;
+    const len = input ? input.value.length : 0;
+    const atStart = !input || (input.selectionStart === 0 && (input.selectionEnd === 0 || input.selectionEnd === len));
+    const atEnd = !input || (input.selectionEnd === len && (input.selectionStart === len || input.selectionStart === 0));
+    switch (e.key) {
+      case 'ArrowUp': r -= 1; break;
+      case 'ArrowDown': r += 1; break;
+      case 'ArrowLeft': if (!atStart) return; c -= 1; break;
+      case 'ArrowRight': if (!atEnd) return; c += 1; break;
+      case 'Home': if (input) return; c = 0; break;
+      case 'End': if (input) return; c = cols - 1; break;
+      case 'Enter':
+        if (!input) return;
+        if (input.value !== this.#sent[i]) this.#emit(i);
+        r += e.shiftKey ? -1 : 1;
+        break;
+      case 'Escape':
+        if (!input) return;
+        input.value = formatInput(this.#value.data[i]);
+        this.#emit(i);
+        input.select();
+        e.preventDefault();
+        return;
+      default: return;
+    }
+    e.preventDefault();
+    r = Math.min(rows - 1, Math.max(0, r));
+    c = Math.min(cols - 1, Math.max(0, c));
+    this.#focusCell(r * cols + c);
+  }
+}
+
+if (!customElements.get('attn-matrix')) customElements.define('attn-matrix', AttnMatrix);
+
+export { AttnMatrix };
