@@ -136,7 +136,10 @@ run_tests() {
   step "layer 1: native cargo test"
   cargo test
   step "layer 2: wasm-pack test --headless --chrome"
-  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install
+  # Only the browser suites (tests/web*.rs); the native suites ran above.
+  local suites=()
+  for f in tests/web*.rs; do suites+=(--test "$(basename "$f" .rs)"); done
+  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- "${suites[@]}"
   step "layer 3: page tests (playwright-core + Debian chromium)"
   node --test --test-concurrency=1 tests/page/
   step "all test layers passed in $((SECONDS - START)) s"
