@@ -1,0 +1,74 @@
+// Page state in the URL hash, so every lesson step is a link:
+//   index.html#head={"causal":false,...}&scale={"dk":16}
+// Each bound widget owns one key; its value is the widget's `state` as JSON.
+// A value that does not parse, or that the widget refuses, is dropped with a notice
+// and the widget keeps its defaults: a bad link never breaks the page.
+
+const MAX_VALUE = 8000; // characters per widget: a lesson state, not a payload
+const bound = new Map(); // key -> element
+let onNotice = () => {};
+let writing = false;
+
+function readHash() {
+  const out = new Map();
+  const hash = location.hash.replace(/^#/, '');
+  if (!hash) return out;
+  for (const part of hash.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    try {
+      out.set(decodeURIComponent(part.slice(0, eq)), decodeURIComponent(part.slice(eq + 1)));
+    } catch {
+      // a malformed %-escape: ignore this part
+    }
+  }
+  return out;
+}
+
+function writeHash() {
+  const parts = [];
+  for (const [key, el] of bound) {
+    if (!el.dataset.urlDirty) continue;
+    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(JSON.stringify(el.state))}`);
+  }
+  const hash = parts.length ? `#${parts.join('&')}` : '';
+  if (hash === location.hash || (!hash && !location.hash)) return;
+  writing = true;
+  history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+  writing = false;
+}
+
+/** Where notices about a URL that could not be used go: fn(key, message). */
+export function setUrlNotice(fn) {
+  onNotice = fn;
+}
+
+/** Restores `el.state` from the hash key `key` (if present) and keeps the hash in step. */
+export function bindUrlState(el, key) {
+  bound.set(key, el);
+  const raw = readHash().get(key);
+  if (raw != null) restore(el, key, raw);
+  el.addEventListener('attn-change', () => {
+    el.dataset.urlDirty = '1';
+    writeHash();
+  });
+}
+
+function restore(el, key, raw) {
+  try {
+    if (raw.length > MAX_VALUE) throw new Error(`longer than ${MAX_VALUE} characters`);
+    el.state = JSON.parse(raw);
+    el.dataset.urlDirty = '1';
+  } catch (err) {
+    onNotice(key, String(err?.message ?? err));
+  }
+}
+
+// Following a link to another state of the same page re-applies it.
+window.addEventListener('hashchange', () => {
+  if (writing) return;
+  const values = readHash();
+  for (const [key, el] of bound) {
+    if (values.has(key)) restore(el, key, values.get(key));
+  }
+});

@@ -1,0 +1,178 @@
+// AttnWidget: what every embeddable demonstration shares.
+//
+//   <attn-xyz lang="zh" readonly theme="dark"> … </attn-xyz>
+//
+// - Shadow DOM: the host page's CSS cannot break the widget, nor the widget the page.
+//   Theming goes through the documented custom properties of widget-css.js.
+// - The wasm core is loaded lazily, once for all widgets of a page (wasm.js), on the
+//   first widget that connects; relative to the module's own URL (no absolute paths).
+// - Attributes in (observed; changes re-render live), a bubbling, composed
+//   `attn-change` CustomEvent out whose detail is the new `state`.
+// - Bad attributes or inputs render a clear inline message inside the widget
+//   (`showError`), never an exception in the host page.
+// - Language: the `lang` attribute if set, else the page's (i18n.js), live-switched.
+//
+// A subclass implements:
+//   static tag, static attrs (its own observed attributes), static css (extra CSS)
+//   build(root)       create its DOM once (root = the .body element)
+//   render(core)      draw from attributes/state using the wasm exports in `core`
+//   get state() / set state(s)   its serialisable state (for events and URL state)
+
+import { loadCore } from './wasm.js';
+import { getLang, onLangChange, t } from './i18n.js';
+import { BASE_CSS } from './widget-css.js';
+
+const sheets = new Map();
+function sheet(css) {
+  let s = sheets.get(css);
+  if (!s) {
+    s = new CSSStyleSheet();
+    s.replaceSync(css);
+    sheets.set(css, s);
+  }
+  return s;
+}
+
+export class AttnWidget extends HTMLElement {
+  static tag = '';
+  static attrs = [];
+  static css = '';
+  static get observedAttributes() {
+    return ['lang', 'readonly', 'theme', ...this.attrs];
+  }
+
+  core = null;
+  #body;
+  #error;
+  #pending = false;
+  #offLang = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [sheet(BASE_CSS), sheet(this.constructor.css || '')];
+    const frame = document.createElement('div');
+    frame.className = 'frame';
+    frame.setAttribute('part', 'frame');
+    this.#error = document.createElement('p');
+    this.#error.className = 'widget-error';
+    this.#error.setAttribute('role', 'alert');
+    this.#error.hidden = true;
+    this.#body = document.createElement('div');
+    this.#body.className = 'body';
+    frame.append(this.#error, this.#body);
+    root.append(frame);
+    this.build(this.#body);
+  }
+
+  connectedCallback() {
+    this.#offLang ??= onLangChange(() => {
+      if (!this.hasAttribute('lang')) this.refresh();
+    });
+    loadCore()
+      .then((core) => {
+        this.core = core;
+        this.refresh();
+      })
+      .catch((err) => this.showError(this.t('w.loadFailed', { msg: message(err) })));
+  }
+
+  disconnectedCallback() {
+    this.#offLang?.();
+    this.#offLang = null;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue !== newValue) this.refresh();
+  }
+
+  /** The widget's language: its own `lang` attribute, else the page's. */
+  get language() {
+    const own = (this.getAttribute('lang') || '').toLowerCase();
+    if (own.startsWith('zh')) return 'zh';
+    if (own.startsWith('en')) return 'en';
+    return getLang();
+  }
+
+  get readonly() {
+    return this.hasAttribute('readonly');
+  }
+
+  /** A string from the tables in this widget's language. */
+  t(key, vars) {
+    return t(key, vars, this.language);
+  }
+
+  /** Re-renders once per frame at most; errors become the inline message. */
+  refresh() {
+    if (!this.core || this.#pending) return;
+    this.#pending = true;
+    queueMicrotask(() => {
+      this.#pending = false;
+      try {
+        this.render(this.core);
+      } catch (err) {
+        this.showError(message(err));
+      }
+      this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
+    });
+  }
+
+  /** Tells the host the learner changed something: detail = the new state. */
+  emitChange() {
+    this.dispatchEvent(
+      new CustomEvent('attn-change', { bubbles: true, composed: true, detail: this.state }),
+    );
+  }
+
+  showError(text) {
+    this.#error.textContent = text;
+    this.#error.hidden = false;
+  }
+
+  clearError() {
+    this.#error.textContent = '';
+    this.#error.hidden = true;
+  }
+
+  /** Runs `fn`; on a thrown error shows it inline and returns undefined. */
+  attempt(fn) {
+    try {
+      const value = fn();
+      return value;
+    } catch (err) {
+      this.showError(message(err));
+      return undefined;
+    }
+  }
+
+  build() {}
+  render() {}
+  get state() {
+    return {};
+  }
+  set state(_) {}
+}
+
+/** The text of an error thrown by wasm (JsError), JS or anything else. */
+export function message(err) {
+  return String(err?.message ?? err).replace(/\.$/, '');
+}
+
+/** Registers a widget class; loading the module twice is harmless. */
+export function define(cls) {
+  if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
+}
+
+/** Creates an element with attributes and children (strings become text nodes). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    if (k === 'class') el.className = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  el.append(...children.flat().filter((c) => c != null));
+  return el;
+}

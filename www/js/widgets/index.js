@@ -1,0 +1,5 @@
+// Every widget module; each registers its element on import (see widget-base.js).
+// Part A (sections 1–4):
+// Part B (sections 5–8):
+// Explain panel and formula stepper (issue 6):
+// GPT (issue 4):
