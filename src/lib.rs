@@ -8,5 +8,7 @@ pub mod parse;
 pub mod schemes;
 pub mod tensor;
 
+pub mod gpt;
+
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,0 +1,184 @@
+//! Model shape (`GptConfig`, what a checkpoint stores) and training settings
+//! (`Hyperparams`: the reference's presets, every field overridable).
+
+use super::{bail, GptError};
+
+/// Largest model accepted: 25 M parameters. Training keeps four f32 copies (weights,
+/// gradients, AdamW m and v), so this caps that state at 400 MB, below wasm32's 4 GB.
+pub const MAX_PARAMS: u128 = 25_000_000;
+/// Largest activation memory accepted: 64 M f32 (256 MB) for a forward plus backward pass.
+pub const MAX_ACTIVATION_FLOATS: u128 = 64 << 20;
+/// Largest vocab, block size, layer count, head count or width: checked before any product.
+const MAX_DIM: usize = 1 << 20;
+
+/// The model's shape, GPT-2 names. `bias` = biases in every Linear and LayerNorm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GptConfig {
+    pub vocab_size: usize,
+    pub block_size: usize,
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_embd: usize,
+    pub bias: bool,
+}
+
+impl GptConfig {
+    /// Ok if every size is positive, n_embd divides into n_head heads and the
+    /// parameter count stays under `MAX_PARAMS`; the message says which rule broke.
+    pub fn validate(&self) -> Result<(), GptError> {
+        let sizes = [
+            ("vocab_size", self.vocab_size),
+            ("block_size", self.block_size),
+            ("n_layer", self.n_layer),
+            ("n_head", self.n_head),
+            ("n_embd", self.n_embd),
+        ];
+        for (name, v) in sizes {
+            if v == 0 || v > MAX_DIM {
+                bail!("{name} must be between 1 and {MAX_DIM}, got {v}");
+            }
+        }
+        if !self.n_embd.is_multiple_of(self.n_head) {
+            bail!(
+                "n_embd ({}) must be divisible by n_head ({}): each head gets n_embd / n_head channels",
+                self.n_embd,
+                self.n_head
+            );
+        }
+        let n = self.num_params_u128();
+        if n > MAX_PARAMS {
+            bail!("this config has {n} parameters; the limit is {MAX_PARAMS} (25 M) so training fits in memory");
+        }
+        Ok(())
+    }
+
+    /// HS = C / NH.
+    pub fn head_size(&self) -> usize {
+        self.n_embd / self.n_head
+    }
+
+    /// Length of the flat parameter buffer (the tied wte/lm_head counted once).
+    pub fn num_params(&self) -> usize {
+        self.num_params_u128() as usize
+    }
+
+    fn num_params_u128(&self) -> u128 {
+        let (v, t, l, c) = (
+            self.vocab_size as u128,
+            self.block_size as u128,
+            self.n_layer as u128,
+            self.n_embd as u128,
+        );
+        let b = self.bias as u128;
+        // ln_1, attn (c_attn 3C×C, c_proj C×C), ln_2, mlp (c_fc 4C×C, c_proj C×4C)
+        let block = (c + b * c)
+            + (3 * c * c + b * 3 * c)
+            + (c * c + b * c)
+            + (c + b * c)
+            + (4 * c * c + b * 4 * c)
+            + (4 * c * c + b * c);
+        v * c + t * c + l * block + (c + b * c)
+    }
+
+    /// f32 count of `Activations` + `ActGrads` for a batch of b sequences of block_size.
+    pub fn activation_floats(&self, b: usize) -> u128 {
+        let (bt, c, l) = (
+            b as u128 * self.block_size as u128,
+            self.n_embd as u128,
+            self.n_layer as u128,
+        );
+        let att = 2 * self.n_head as u128 * self.block_size as u128; // preatt + att per token
+        let per_layer = 18 * c + 4 + att;
+        let top = 2 * c + 2 * self.vocab_size as u128 + 3;
+        2 * bt * (l * per_layer + top)
+    }
+
+    /// Ok if a batch of `batch_size` fits under `MAX_ACTIVATION_FLOATS`.
+    pub fn validate_batch(&self, batch_size: usize) -> Result<(), GptError> {
+        if batch_size == 0 || batch_size > MAX_DIM {
+            bail!("batch_size must be between 1 and {MAX_DIM}, got {batch_size}");
+        }
+        let n = self.activation_floats(batch_size);
+        if n > MAX_ACTIVATION_FLOATS {
+            bail!(
+                "batch_size {batch_size} × block_size {} needs {} MB of activations; the limit is {} MB",
+                self.block_size,
+                (n * 4) >> 20,
+                (MAX_ACTIVATION_FLOATS * 4) >> 20
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Everything `nanogpt_ref.py setup()` reads from a preset and its override flags.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hyperparams {
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_embd: usize,
+    pub block_size: usize,
+    pub batch_size: usize,
+    /// f64 like the Python floats AdamW computes its scalars from.
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub bias: bool,
+    /// false = no causal mask: the lesson's counterexample (each position sees the answer).
+    pub causal: bool,
+}
+
+/// Preset names in the reference's order.
+pub const PRESETS: [&str; 3] = ["tiny", "small", "cpu"];
+
+impl Hyperparams {
+    /// tiny (1, 4, 32, 8, 32), small (2, 4, 64, 32, 16), cpu (4, 4, 128, 64, 12) as
+    /// (n_layer, n_head, n_embd, block_size, batch_size); lr 1e-3, wd 0.1, biases on.
+    pub fn preset(name: &str) -> Result<Hyperparams, GptError> {
+        let (n_layer, n_head, n_embd, block_size, batch_size) = match name {
+            "tiny" => (1, 4, 32, 8, 32),
+            "small" => (2, 4, 64, 32, 16),
+            "cpu" => (4, 4, 128, 64, 12),
+            _ => bail!(
+                "unknown preset {name:?}; choose one of {}",
+                PRESETS.join(", ")
+            ),
+        };
+        Ok(Hyperparams {
+            n_layer,
+            n_head,
+            n_embd,
+            block_size,
+            batch_size,
+            lr: 1e-3,
+            weight_decay: 0.1,
+            bias: true,
+            causal: true,
+        })
+    }
+
+    /// The model shape for a corpus with `vocab_size` distinct characters.
+    pub fn model_config(&self, vocab_size: usize) -> GptConfig {
+        GptConfig {
+            vocab_size,
+            block_size: self.block_size,
+            n_layer: self.n_layer,
+            n_head: self.n_head,
+            n_embd: self.n_embd,
+            bias: self.bias,
+        }
+    }
+
+    /// Checks the model shape, the batch's memory and the optimizer numbers.
+    pub fn validate(&self, vocab_size: usize) -> Result<(), GptError> {
+        let cfg = self.model_config(vocab_size);
+        cfg.validate()?;
+        cfg.validate_batch(self.batch_size)?;
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            bail!("lr must be a positive number, got {}", self.lr);
+        }
+        if !(self.weight_decay.is_finite() && self.weight_decay >= 0.0) {
+            bail!("weight_decay must be ≥ 0, got {}", self.weight_decay);
+        }
+        Ok(())
+    }
+}

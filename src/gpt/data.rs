@@ -1,0 +1,129 @@
+//! Character data: the vocab (sorted distinct chars), the 90/10 split, seeded batches and
+//! loss estimates, as the reference's `load_corpus`, `get_batch` and `estimate_loss`.
+//!
+//! B = batch, T = time.
+
+use super::model::{Activations, Gpt};
+use super::rng::Rng;
+use super::{bail, GptError};
+
+/// The characters a model knows; id = position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vocab {
+    pub chars: Vec<char>,
+}
+
+impl Vocab {
+    /// sorted(set(text)).
+    pub fn from_text(text: &str) -> Vocab {
+        let mut chars: Vec<char> = text.chars().collect();
+        chars.sort_unstable();
+        chars.dedup();
+        Vocab { chars }
+    }
+
+    pub fn len(&self) -> usize {
+        self.chars.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chars.is_empty()
+    }
+
+    /// The id of `ch`. A linear scan: checkpoint vocabs need not be sorted.
+    pub fn id(&self, ch: char) -> Option<u32> {
+        self.chars.iter().position(|&c| c == ch).map(|i| i as u32)
+    }
+
+    /// Ids of `text`; Err naming the characters outside the vocab.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, GptError> {
+        let ids: Vec<Option<u32>> = text.chars().map(|ch| self.id(ch)).collect();
+        if ids.iter().any(Option::is_none) {
+            let mut bad: Vec<char> = text.chars().filter(|&ch| self.id(ch).is_none()).collect();
+            bad.sort_unstable();
+            bad.dedup();
+            bail!("characters not in the model's vocab: {bad:?}");
+        }
+        Ok(ids.into_iter().flatten().collect())
+    }
+
+    /// The text of `ids`; ids outside the vocab become U+FFFD.
+    pub fn decode(&self, ids: &[u32]) -> String {
+        ids.iter()
+            .map(|&i| self.chars.get(i as usize).copied().unwrap_or('\u{FFFD}'))
+            .collect()
+    }
+}
+
+/// A corpus as ids: the first 90 % train, the rest validation.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    pub vocab: Vocab,
+    pub train: Vec<u32>,
+    pub val: Vec<u32>,
+}
+
+impl Dataset {
+    /// Vocab from the text itself.
+    pub fn new(text: &str) -> Result<Dataset, GptError> {
+        Dataset::with_vocab(text, Vocab::from_text(text))
+    }
+
+    /// A corpus encoded with a given vocab (e.g. a checkpoint's); Err on unknown chars.
+    pub fn with_vocab(text: &str, vocab: Vocab) -> Result<Dataset, GptError> {
+        let ids = vocab.encode(text)?;
+        let n = (0.9 * ids.len() as f64) as usize; // Python: int(0.9 * len(data))
+        Ok(Dataset {
+            vocab,
+            val: ids[n..].to_vec(),
+            train: ids[..n].to_vec(),
+        })
+    }
+
+    /// Err unless both splits hold more than `t` ids (a batch needs t + 1).
+    pub fn check_fits(&self, t: usize) -> Result<(), GptError> {
+        let (tr, va) = (self.train.len(), self.val.len());
+        if tr <= t || va <= t {
+            bail!("the text is too short: block_size {t} needs more than {t} characters in both the 90 % train split ({tr}) and the 10 % validation split ({va}); use at least {} characters", 10 * (t + 1) + 1);
+        }
+        Ok(())
+    }
+}
+
+/// x, y (B,T) = b random windows of `data` and the same shifted by one; offsets uniform in
+/// [0, len − T) as `torch.randint(len(data) - T, (B,))`. Needs data.len() > t.
+pub fn get_batch(data: &[u32], b: usize, t: usize, rng: &mut Rng, x: &mut [u32], y: &mut [u32]) {
+    for (xr, yr) in x[..b * t]
+        .chunks_exact_mut(t)
+        .zip(y[..b * t].chunks_exact_mut(t))
+    {
+        let i = rng.below(data.len() - t);
+        xr.copy_from_slice(&data[i..i + t]);
+        yr.copy_from_slice(&data[i + 1..i + t + 1]);
+    }
+}
+
+/// Mean loss over `iters` batches of (b, t) from `data`, the same batches every call
+/// (an RNG seeded with `seed + 1`, as the reference). x, y are scratch of b·t.
+#[allow(clippy::too_many_arguments)]
+pub fn estimate_loss(
+    model: &Gpt,
+    acts: &mut Activations,
+    data: &[u32],
+    b: usize,
+    t: usize,
+    seed: u64,
+    iters: usize,
+    x: &mut [u32],
+    y: &mut [u32],
+) -> f32 {
+    let mut rng = Rng::new(seed.wrapping_add(1));
+    let mut total = 0.0f64;
+    for _ in 0..iters {
+        get_batch(data, b, t, &mut rng, x, y);
+        total += model
+            .forward(acts, &x[..b * t], Some(&y[..b * t]), b, t)
+            .unwrap_or(0.0) as f64;
+    }
+    (total / iters.max(1) as f64) as f32
+}

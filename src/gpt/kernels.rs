@@ -1,0 +1,347 @@
+//! The hot loops, fast: matmuls with register tiles, exp and GELU without libm calls.
+//!
+//! Naive first, clever second, tested equal: `matmul_nn_naive` / `matmul_tn_naive` are the
+//! reference loops, `tests/gpt_kernels.rs` holds the tiled ones equal to them.
+//! Each kernel is one `#[inline(always)]` Rust body. On x86_64 the same body is also compiled
+//! with AVX2+FMA and with AVX-512 and picked at run time (the crate builds for baseline
+//! x86-64, SSE2 only); on wasm32 it compiles to simd128 (`.cargo/config.toml`).
+
+#[cfg(target_arch = "x86_64")]
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Which instantiation the x86_64 dispatch picks: 0 = not yet known, 1 = portable,
+/// 2 = AVX2+FMA, 3 = AVX-512F+FMA.
+#[cfg(target_arch = "x86_64")]
+static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// The widest instruction set in use: "avx512", "avx2+fma" or "portable".
+pub fn simd_level() -> &'static str {
+    match level() {
+        3 => "avx512",
+        2 => "avx2+fma",
+        _ => "portable",
+    }
+}
+
+/// Forces the portable body (true) or the best one detected (false): for tests and for
+/// benchmarking what a wasm build without FMA will do.
+pub fn force_portable(on: bool) {
+    #[cfg(target_arch = "x86_64")]
+    LEVEL.store(if on { 1 } else { detect() }, Ordering::Relaxed);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = on;
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> u8 {
+    if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("fma") {
+        3
+    } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        2
+    } else {
+        1
+    }
+}
+
+#[inline]
+fn level() -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let l = LEVEL.load(Ordering::Relaxed);
+        if l != 0 {
+            return l;
+        }
+        let l = detect();
+        LEVEL.store(l, Ordering::Relaxed);
+        l
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    1
+}
+
+/// Runs `$body::<FMA, R, W>($args)` compiled for the detected instruction set.
+macro_rules! dispatch {
+    ($body:ident, ($($arg:expr),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx512f,avx2,fma")]
+            unsafe fn avx512(f: impl FnOnce()) { f() }
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn avx2(f: impl FnOnce()) { f() }
+            match level() {
+                // SAFETY: `level()` saw these features on this CPU.
+                3 => return unsafe { avx512(#[inline(always)] || $body::<true, 4, 32>($($arg),*)) },
+                2 => return unsafe { avx2(#[inline(always)] || $body::<true, 4, 16>($($arg),*)) },
+                _ => {}
+            }
+        }
+        $body::<false, 4, 16>($($arg),*)
+    }};
+}
+
+/// a·b + c, fused when the instantiation has FMA (wasm's simd128 and SSE2 do not).
+#[inline(always)]
+fn fmadd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+    if FMA {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
+/// C (n×m) += A (n×k) @ B (k×m), all row-major. Panics unless the lengths fit.
+pub fn matmul_nn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, k: usize, m: usize) {
+    assert!(
+        c.len() >= n * m && a.len() >= n * k && b.len() >= k * m,
+        "matmul_nn shapes"
+    );
+    dispatch!(nn_body, (c, a, b, n, k, m))
+}
+
+/// C (m×p) += Aᵀ @ B with A (n×m), B (n×p), all row-major. Panics unless the lengths fit.
+pub fn matmul_tn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, p: usize) {
+    assert!(
+        c.len() >= m * p && a.len() >= n * m && b.len() >= n * p,
+        "matmul_tn shapes"
+    );
+    dispatch!(tn_body, (c, a, b, n, m, p))
+}
+
+/// C (n×m) += A (n×k) @ B (k×m), the plain triple loop.
+pub fn matmul_nn_naive(c: &mut [f32], a: &[f32], b: &[f32], n: usize, k: usize, m: usize) {
+    for i in 0..n {
+        for p in 0..k {
+            for j in 0..m {
+                c[i * m + j] += a[i * k + p] * b[p * m + j];
+            }
+        }
+    }
+}
+
+/// C (m×p) += Aᵀ @ B with A (n×m), B (n×p), the plain triple loop.
+pub fn matmul_tn_naive(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, p: usize) {
+    for t in 0..n {
+        for i in 0..m {
+            for j in 0..p {
+                c[i * p + j] += a[t * m + i] * b[t * p + j];
+            }
+        }
+    }
+}
+
+// Tiles: R rows × W columns of C live in registers while the shared dimension streams by.
+// Column tiles are the outer loop so one (k × W) strip of B stays in L1 across row tiles.
+#[inline(always)]
+fn nn_body<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    n: usize,
+    k: usize,
+    m: usize,
+) {
+    let (m_full, n_full) = (m / W * W, n / R * R);
+    for j0 in (0..m_full).step_by(W) {
+        for i0 in (0..n_full).step_by(R) {
+            nn_tile::<FMA, R, W>(c, a, b, i0, j0, k, m);
+        }
+        for i0 in n_full..n {
+            nn_tile::<FMA, 1, W>(c, a, b, i0, j0, k, m);
+        }
+    }
+    for i in 0..n {
+        let (a_row, c_row) = (&a[i * k..][..k], &mut c[i * m + m_full..(i + 1) * m]);
+        for (p, &av) in a_row.iter().enumerate() {
+            let b_row = &b[p * m + m_full..(p + 1) * m];
+            for (cv, &bv) in c_row.iter_mut().zip(b_row) {
+                *cv = fmadd::<FMA>(av, bv, *cv);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn nn_tile<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    i0: usize,
+    j0: usize,
+    k: usize,
+    m: usize,
+) {
+    let mut acc = [[0.0f32; W]; R];
+    let a_rows: [&[f32]; R] = std::array::from_fn(|r| &a[(i0 + r) * k..][..k]);
+    for p in 0..k {
+        let bv: &[f32; W] = b[p * m + j0..][..W].try_into().unwrap();
+        for r in 0..R {
+            let av = a_rows[r][p];
+            for j in 0..W {
+                acc[r][j] = fmadd::<FMA>(av, bv[j], acc[r][j]);
+            }
+        }
+    }
+    for (r, acc_r) in acc.iter().enumerate() {
+        let c_row: &mut [f32; W] = (&mut c[(i0 + r) * m + j0..][..W]).try_into().unwrap();
+        for j in 0..W {
+            c_row[j] += acc_r[j];
+        }
+    }
+}
+
+#[inline(always)]
+fn tn_body<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    n: usize,
+    m: usize,
+    p: usize,
+) {
+    let (p_full, m_full) = (p / W * W, m / R * R);
+    for j0 in (0..p_full).step_by(W) {
+        for i0 in (0..m_full).step_by(R) {
+            tn_tile::<FMA, R, W>(c, a, b, i0, j0, n, m, p);
+        }
+        for i0 in m_full..m {
+            tn_tile::<FMA, 1, W>(c, a, b, i0, j0, n, m, p);
+        }
+    }
+    if p_full < p {
+        for t in 0..n {
+            let (a_row, b_row) = (&a[t * m..][..m], &b[t * p + p_full..(t + 1) * p]);
+            for (i, &av) in a_row.iter().enumerate() {
+                let c_row = &mut c[i * p + p_full..(i + 1) * p];
+                for (cv, &bv) in c_row.iter_mut().zip(b_row) {
+                    *cv = fmadd::<FMA>(av, bv, *cv);
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn tn_tile<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    i0: usize,
+    j0: usize,
+    n: usize,
+    m: usize,
+    p: usize,
+) {
+    let mut acc = [[0.0f32; W]; R];
+    for t in 0..n {
+        let av: &[f32; R] = a[t * m + i0..][..R].try_into().unwrap();
+        let bv: &[f32; W] = b[t * p + j0..][..W].try_into().unwrap();
+        for r in 0..R {
+            for j in 0..W {
+                acc[r][j] = fmadd::<FMA>(av[r], bv[j], acc[r][j]);
+            }
+        }
+    }
+    for (r, acc_r) in acc.iter().enumerate() {
+        let c_row: &mut [f32; W] = (&mut c[(i0 + r) * p + j0..][..W]).try_into().unwrap();
+        for j in 0..W {
+            c_row[j] += acc_r[j];
+        }
+    }
+}
+
+/// out (cols×rows) = inp (rows×cols)ᵀ.
+pub fn transpose(out: &mut [f32], inp: &[f32], rows: usize, cols: usize) {
+    let (out, inp) = (&mut out[..rows * cols], &inp[..rows * cols]);
+    for (r, row) in inp.chunks_exact(cols).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            out[c * rows + r] = x;
+        }
+    }
+}
+
+/// eˣ for x ≤ 88 within about 2 ulp, 0 below −87 (Cephes expf: x = n·ln2 + r, a degree-6
+/// polynomial in r, then 2ⁿ from the exponent bits). No branches and no libm call, so loops
+/// over it vectorise; libm's expf does neither.
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4; // 355/512: n·LN2_HI is exact
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    const ROUND: f32 = 12_582_912.0; // 1.5·2²³: adding it rounds to an integer
+    let xc = x.clamp(-87.0, 88.0);
+    let n = (xc * LOG2E + ROUND) - ROUND;
+    let r = (xc - n * LN2_HI) - n * LN2_LO;
+    let mut y = 1.987_569_1e-4f32;
+    y = y * r + 1.398_199_9e-3;
+    y = y * r + 8.333_452e-3;
+    y = y * r + 4.166_579_6e-2;
+    y = y * r + 1.666_666_5e-1;
+    y = y * r + 0.5;
+    y = y * (r * r) + r + 1.0;
+    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    if x < -87.0 {
+        0.0
+    } else {
+        y * two_n
+    }
+}
+
+/// Φ(x) = ½·erfc(−x/√2), the standard normal CDF, within about 2e-7 relative
+/// (Numerical Recipes' erfc: fractional error < 1.2e-7, evaluated in f32).
+#[inline(always)]
+pub fn normal_cdf(x: f32) -> f32 {
+    let z = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let mut q = 0.170_872_77f32;
+    q = q * t - 0.822_152_23;
+    q = q * t + 1.488_515_9;
+    q = q * t - 1.135_204;
+    q = q * t + 0.278_868_07;
+    q = q * t - 0.186_288_06;
+    q = q * t + 0.096_784_18;
+    q = q * t + 0.374_091_96;
+    q = q * t + 1.000_023_7;
+    q = q * t - 1.265_512_2;
+    let half_erfc = 0.5 * t * exp(q - z * z); // ½·erfc(|x|/√2) = Φ(−|x|)
+    if x >= 0.0 {
+        1.0 - half_erfc
+    } else {
+        half_erfc
+    }
+}
+
+/// φ(x) = e^(−x²/2) / √(2π), the standard normal density.
+#[inline(always)]
+pub fn normal_pdf(x: f32) -> f32 {
+    const INV_SQRT_2PI: f32 = 0.398_942_3;
+    INV_SQRT_2PI * exp(-0.5 * x * x)
+}
+
+/// out = x·Φ(x) element-wise (exact-erf GELU).
+pub fn gelu(out: &mut [f32], inp: &[f32]) {
+    dispatch!(gelu_body, (out, inp))
+}
+
+#[inline(always)]
+fn gelu_body<const FMA: bool, const R: usize, const W: usize>(out: &mut [f32], inp: &[f32]) {
+    for (o, &x) in out.iter_mut().zip(inp) {
+        *o = x * normal_cdf(x);
+    }
+}
+
+/// dinp += (Φ(x) + x·φ(x))·dout element-wise: d/dx of x·Φ(x).
+pub fn gelu_grad(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
+    dispatch!(gelu_grad_body, (dinp, inp, dout))
+}
+
+#[inline(always)]
+fn gelu_grad_body<const FMA: bool, const R: usize, const W: usize>(
+    dinp: &mut [f32],
+    inp: &[f32],
+    dout: &[f32],
+) {
+    for ((d, &x), &g) in dinp.iter_mut().zip(inp).zip(dout) {
+        *d += (normal_cdf(x) + x * normal_pdf(x)) * g;
+    }
+}

@@ -1,0 +1,50 @@
+//! A small character-level GPT with nanoGPT's architecture, forward and backward by hand.
+//!
+//! B = batch, T = time (sequence length), C = channels (n_embd), NH = heads,
+//! HS = head size (C / NH), V = vocab size, L = layers, BT = B·T.
+//!
+//! llm.c style: every differentiable op is a `*_forward` / `*_backward` pair in `ops`;
+//! parameters live in one flat buffer with named views (`params`); the forward pass keeps
+//! everything backward needs (and the page draws) in `Activations` (`model`).
+//! Pure Rust, single-threaded, no clock: it compiles to wasm32-unknown-unknown as is.
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod config;
+pub mod data;
+pub mod kernels;
+pub mod model;
+pub mod ops;
+pub mod params;
+pub mod rng;
+pub mod sample;
+pub mod trainer;
+
+pub use adamw::AdamW;
+pub use checkpoint::{from_bytes, to_bytes};
+pub use config::{GptConfig, Hyperparams};
+pub use data::{Dataset, Vocab};
+pub use model::{ActGrads, Activations, BlockActs, Gpt};
+pub use rng::Rng;
+pub use sample::SampleOptions;
+pub use trainer::Trainer;
+
+use std::fmt;
+
+/// Anything a learner's input can get wrong: a config, a checkpoint, a prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GptError(pub String);
+
+impl fmt::Display for GptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GptError {}
+
+/// `Err(GptError(format!(..)))` in one line.
+macro_rules! bail {
+    ($($arg:tt)*) => { return Err($crate::gpt::GptError(format!($($arg)*))) };
+}
+pub(crate) use bail;

@@ -1,0 +1,347 @@
+//! One forward/backward pair per differentiable op, llm.c style.
+//!
+//! B = batch, T = time, C = channels, NH = heads, HS = C / NH, V = vocab, BT = B·T,
+//! OC / IC = a Linear's output / input channels.
+//! Every function opens with its shapes. A backward quotes the forward line it
+//! differentiates and accumulates into its `d*` outputs with `+=`; the caller zeroes them
+//! once per step. An empty bias slice means "no bias" (`bias=False`).
+
+use super::kernels;
+
+/// encoded (B,T,C) = wte[idx] (V,C) + wpe[t] (block_size,C); idx (B,T).
+pub fn encoder_forward(
+    encoded: &mut [f32],
+    idx: &[u32],
+    wte: &[f32],
+    wpe: &[f32],
+    t: usize,
+    c: usize,
+) {
+    for (n, (out, &ix)) in encoded.chunks_exact_mut(c).zip(idx).enumerate() {
+        let (tok, pos) = (&wte[ix as usize * c..][..c], &wpe[(n % t) * c..][..c]);
+        for ((o, &a), &b) in out.iter_mut().zip(tok).zip(pos) {
+            *o = a + b;
+        }
+    }
+}
+
+/// dwte (V,C), dwpe (block_size,C) += scatter of dencoded (B,T,C).
+pub fn encoder_backward(
+    dwte: &mut [f32],
+    dwpe: &mut [f32],
+    dencoded: &[f32],
+    idx: &[u32],
+    t: usize,
+    c: usize,
+) {
+    for (n, (d, &ix)) in dencoded.chunks_exact(c).zip(idx).enumerate() {
+        // encoded = wte[ix] + wpe[t]: both receive d.
+        for (g, &x) in dwte[ix as usize * c..][..c].iter_mut().zip(d) {
+            *g += x;
+        }
+        for (g, &x) in dwpe[(n % t) * c..][..c].iter_mut().zip(d) {
+            *g += x;
+        }
+    }
+}
+
+/// out (BT,C) = (inp − mean) · rstd · weight + bias per row; mean, rstd (BT) kept for
+/// backward. Biased variance (÷C), eps 1e-5, as torch's LayerNorm.
+pub fn layernorm_forward(
+    out: &mut [f32],
+    mean: &mut [f32],
+    rstd: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: &[f32],
+    c: usize,
+) {
+    let rows = out.chunks_exact_mut(c).zip(inp.chunks_exact(c));
+    for ((o, x), (m, s)) in rows.zip(mean.iter_mut().zip(rstd.iter_mut())) {
+        let mu = x.iter().sum::<f32>() / c as f32;
+        let var = x.iter().map(|&v| (v - mu) * (v - mu)).sum::<f32>() / c as f32;
+        let r = 1.0 / (var + 1e-5).sqrt();
+        for (j, (oj, &xj)) in o.iter_mut().zip(x).enumerate() {
+            let b = if bias.is_empty() { 0.0 } else { bias[j] };
+            *oj = (xj - mu) * r * weight[j] + b;
+        }
+        (*m, *s) = (mu, r);
+    }
+}
+
+/// dinp (BT,C), dweight (C), dbias (C) += from dout (BT,C), with the forward's mean, rstd.
+#[allow(clippy::too_many_arguments)]
+pub fn layernorm_backward(
+    dinp: &mut [f32],
+    dweight: &mut [f32],
+    dbias: &mut [f32],
+    dout: &[f32],
+    inp: &[f32],
+    weight: &[f32],
+    mean: &[f32],
+    rstd: &[f32],
+    c: usize,
+) {
+    let rows = dinp
+        .chunks_exact_mut(c)
+        .zip(dout.chunks_exact(c))
+        .zip(inp.chunks_exact(c));
+    for (((dx, dy), x), (&mu, &r)) in rows.zip(mean.iter().zip(rstd)) {
+        // out = norm · weight + bias with norm = (x − mean) · rstd
+        let (mut dnorm_mean, mut dnorm_norm_mean) = (0.0f32, 0.0f32);
+        for j in 0..c {
+            let dnorm = weight[j] * dy[j];
+            dnorm_mean += dnorm;
+            dnorm_norm_mean += dnorm * (x[j] - mu) * r;
+        }
+        dnorm_mean /= c as f32;
+        dnorm_norm_mean /= c as f32;
+        for j in 0..c {
+            let norm = (x[j] - mu) * r;
+            if !dbias.is_empty() {
+                dbias[j] += dy[j];
+            }
+            dweight[j] += norm * dy[j];
+            // d(norm)/d(x) through x itself, the mean and the rstd
+            dx[j] += (weight[j] * dy[j] - dnorm_mean - norm * dnorm_norm_mean) * r;
+        }
+    }
+}
+
+/// out (BT,OC) = inp (BT,IC) @ weight (OC,IC)ᵀ + bias (OC); weight_t (IC,OC) is scratch
+/// for the transposed weight so the kernel streams contiguous rows.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_forward(
+    out: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: &[f32],
+    weight_t: &mut [f32],
+    bt: usize,
+    ic: usize,
+    oc: usize,
+) {
+    let out = &mut out[..bt * oc];
+    if bias.is_empty() {
+        out.fill(0.0);
+    } else {
+        out.chunks_exact_mut(oc)
+            .for_each(|row| row.copy_from_slice(bias));
+    }
+    kernels::transpose(weight_t, weight, oc, ic);
+    kernels::matmul_nn(out, inp, weight_t, bt, ic, oc);
+}
+
+/// dinp (BT,IC), dweight (OC,IC), dbias (OC) += from dout (BT,OC).
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_backward(
+    dinp: &mut [f32],
+    dweight: &mut [f32],
+    dbias: &mut [f32],
+    dout: &[f32],
+    inp: &[f32],
+    weight: &[f32],
+    bt: usize,
+    ic: usize,
+    oc: usize,
+) {
+    // out = inp @ weightᵀ + bias
+    kernels::matmul_nn(dinp, dout, weight, bt, oc, ic); // dinp += dout @ weight
+    kernels::matmul_tn(dweight, dout, inp, bt, oc, ic); // dweight += doutᵀ @ inp
+    if !dbias.is_empty() {
+        for row in dout[..bt * oc].chunks_exact(oc) {
+            for (g, &d) in dbias.iter_mut().zip(row) {
+                *g += d;
+            }
+        }
+    }
+}
+
+/// Causal (or, with `causal` false, full) multi-head self-attention.
+/// qkv (B,T,3C) rows [q | k | v], head h = columns h·HS..(h+1)·HS of each;
+/// preatt, att (B,NH,T,T): scaled scores q·k/√HS and their softmax (masked cells −inf, 0);
+/// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS.
+#[allow(clippy::too_many_arguments)]
+pub fn attention_forward(
+    out: &mut [f32],
+    preatt: &mut [f32],
+    att: &mut [f32],
+    qkv: &[f32],
+    b: usize,
+    t: usize,
+    c: usize,
+    nh: usize,
+    causal: bool,
+) {
+    let hs = c / nh;
+    let scale = (1.0 / (hs as f64).sqrt()) as f32; // torch: (q @ kᵀ) * f32(1/√hs)
+    for bi in 0..b {
+        let qkv_b = &qkv[bi * t * 3 * c..][..t * 3 * c];
+        for h in 0..nh {
+            for ti in 0..t {
+                let row = ((bi * nh + h) * t + ti) * t;
+                let (pre, w) = (&mut preatt[row..row + t], &mut att[row..row + t]);
+                let q = &qkv_b[ti * 3 * c + h * hs..][..hs];
+                let visible = if causal { ti + 1 } else { t };
+                let mut maxval = f32::NEG_INFINITY;
+                for (t2, p) in pre[..visible].iter_mut().enumerate() {
+                    let k = &qkv_b[t2 * 3 * c + c + h * hs..][..hs];
+                    *p = q.iter().zip(k).map(|(&a, &b)| a * b).sum::<f32>() * scale;
+                    maxval = maxval.max(*p);
+                }
+                pre[visible..].fill(f32::NEG_INFINITY);
+                let mut sum = 0.0f32;
+                for (wv, &p) in w[..visible].iter_mut().zip(&pre[..visible]) {
+                    *wv = kernels::exp(p - maxval);
+                    sum += *wv;
+                }
+                let inv = 1.0 / sum;
+                w[..visible].iter_mut().for_each(|wv| *wv *= inv);
+                w[visible..].fill(0.0);
+                let o = &mut out[(bi * t + ti) * c + h * hs..][..hs];
+                o.fill(0.0);
+                for (t2, &wv) in w[..visible].iter().enumerate() {
+                    let v = &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
+                    o.iter_mut().zip(v).for_each(|(ov, &vv)| *ov += wv * vv);
+                }
+            }
+        }
+    }
+}
+
+/// dqkv (B,T,3C) += from dout (B,T,C), with the forward's att (B,NH,T,T).
+/// datt_row, dpreatt_row (T) are scratch.
+#[allow(clippy::too_many_arguments)]
+pub fn attention_backward(
+    dqkv: &mut [f32],
+    dout: &[f32],
+    qkv: &[f32],
+    att: &[f32],
+    datt_row: &mut [f32],
+    dpreatt_row: &mut [f32],
+    b: usize,
+    t: usize,
+    c: usize,
+    nh: usize,
+    causal: bool,
+) {
+    let hs = c / nh;
+    let scale = (1.0 / (hs as f64).sqrt()) as f32;
+    for bi in 0..b {
+        let off = bi * t * 3 * c;
+        let (qkv_b, dqkv_b) = (&qkv[off..][..t * 3 * c], &mut dqkv[off..][..t * 3 * c]);
+        for h in 0..nh {
+            for ti in 0..t {
+                let w = &att[((bi * nh + h) * t + ti) * t..][..t];
+                let d_o = &dout[(bi * t + ti) * c + h * hs..][..hs];
+                let visible = if causal { ti + 1 } else { t };
+                let (datt, dpre) = (&mut datt_row[..visible], &mut dpreatt_row[..visible]);
+                // out = Σ_t2 att[t2] · v[t2]
+                for (t2, da) in datt.iter_mut().enumerate() {
+                    let v = &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
+                    *da = v.iter().zip(d_o).map(|(&a, &b)| a * b).sum::<f32>();
+                    let dv = &mut dqkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
+                    dv.iter_mut().zip(d_o).for_each(|(g, &x)| *g += w[t2] * x);
+                }
+                // att = softmax(preatt): dpreatt = att ⊙ (datt − Σ att·datt)
+                let dot: f32 = w[..visible]
+                    .iter()
+                    .zip(datt.iter())
+                    .map(|(&a, &b)| a * b)
+                    .sum();
+                for ((dp, &wv), &da) in dpre.iter_mut().zip(&w[..visible]).zip(datt.iter()) {
+                    *dp = wv * (da - dot);
+                }
+                // preatt = (q · k) · scale
+                for (t2, &dp) in dpre.iter().enumerate() {
+                    let g = dp * scale;
+                    let (qo, ko) = (ti * 3 * c + h * hs, t2 * 3 * c + c + h * hs);
+                    for i in 0..hs {
+                        dqkv_b[qo + i] += g * qkv_b[ko + i];
+                        dqkv_b[ko + i] += g * qkv_b[qo + i];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// out = gelu(inp) = inp · Φ(inp), the exact erf form; any shape.
+pub fn gelu_forward(out: &mut [f32], inp: &[f32]) {
+    kernels::gelu(out, inp);
+}
+
+/// dinp += gelu'(inp) · dout.
+pub fn gelu_backward(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
+    // out = inp · Φ(inp)  ⇒  d out / d inp = Φ(inp) + inp · φ(inp)
+    kernels::gelu_grad(dinp, inp, dout);
+}
+
+/// out = inp1 + inp2 (the residual stream); any shape.
+pub fn residual_forward(out: &mut [f32], inp1: &[f32], inp2: &[f32]) {
+    for ((o, &a), &b) in out.iter_mut().zip(inp1).zip(inp2) {
+        *o = a + b;
+    }
+}
+
+/// dinp1, dinp2 += dout.
+pub fn residual_backward(dinp1: &mut [f32], dinp2: &mut [f32], dout: &[f32]) {
+    for ((d1, d2), &d) in dinp1.iter_mut().zip(dinp2.iter_mut()).zip(dout) {
+        *d1 += d;
+        *d2 += d;
+    }
+}
+
+/// probs (BT,V) = softmax(logits (BT,V)) per row; with targets (BT), losses (BT) =
+/// −log probs[target], computed as logsumexp − logit as torch's log_softmax does.
+/// Returns the mean loss (sum in f64), or None without targets.
+pub fn crossentropy_forward(
+    losses: &mut [f32],
+    probs: &mut [f32],
+    logits: &[f32],
+    targets: Option<&[u32]>,
+    v: usize,
+) -> Option<f32> {
+    let mut total = 0.0f64;
+    for (n, (p, l)) in probs
+        .chunks_exact_mut(v)
+        .zip(logits.chunks_exact(v))
+        .enumerate()
+    {
+        let maxval = l.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+        let mut sum = 0.0f32;
+        for (pi, &li) in p.iter_mut().zip(l) {
+            *pi = kernels::exp(li - maxval);
+            sum += *pi;
+        }
+        let inv = 1.0 / sum;
+        p.iter_mut().for_each(|pi| *pi *= inv);
+        if let Some(y) = targets {
+            let loss = sum.ln() - (l[y[n] as usize] - maxval);
+            losses[n] = loss;
+            total += loss as f64;
+        }
+    }
+    targets.map(|y| (total / y.len() as f64) as f32)
+}
+
+/// dlogits (BT,V) += (probs − onehot(targets)) · dloss; dloss = 1/BT for the mean loss.
+pub fn crossentropy_backward(
+    dlogits: &mut [f32],
+    probs: &[f32],
+    targets: &[u32],
+    dloss: f32,
+    v: usize,
+) {
+    for ((dl, p), &y) in dlogits
+        .chunks_exact_mut(v)
+        .zip(probs.chunks_exact(v))
+        .zip(targets)
+    {
+        // loss = −log softmax(logits)[y]
+        for (i, (d, &pi)) in dl.iter_mut().zip(p).enumerate() {
+            let indicator = if i == y as usize { 1.0 } else { 0.0 };
+            *d += (pi - indicator) * dloss;
+        }
+    }
+}

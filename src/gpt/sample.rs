@@ -1,0 +1,130 @@
+//! Generation: greedy (argmax, lowest id on ties) or temperature + top-k sampling, the
+//! context cropped to the last block_size ids, as the reference's `sample`.
+
+use super::model::{Activations, Gpt};
+use super::rng::Rng;
+use super::{bail, GptError};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleOptions {
+    /// Argmax at every step; temperature, top_k and seed are then unused.
+    pub greedy: bool,
+    /// Logits are divided by it; must be > 0.
+    pub temperature: f32,
+    /// Keep only the k most likely ids (ties with the k-th kept); None = all.
+    pub top_k: Option<usize>,
+    pub seed: u64,
+}
+
+impl Default for SampleOptions {
+    fn default() -> Self {
+        SampleOptions {
+            greedy: false,
+            temperature: 1.0,
+            top_k: None,
+            seed: 1337,
+        }
+    }
+}
+
+/// The id with the largest logit; the lowest such id on ties (torch.argmax).
+pub fn argmax(logits: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, &x) in logits.iter().enumerate() {
+        if x > logits[best] {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+/// Draws an id from softmax(logits / temperature) restricted to the top k.
+/// `probs` (V) is scratch and holds the distribution afterwards.
+pub fn sample_logits(
+    logits: &[f32],
+    opts: &SampleOptions,
+    rng: &mut Rng,
+    probs: &mut [f32],
+) -> u32 {
+    let scaled = probs;
+    for (p, &l) in scaled.iter_mut().zip(logits) {
+        *p = l / opts.temperature;
+    }
+    let kth = match opts.top_k {
+        Some(k) if k > 0 && k < logits.len() => {
+            let mut sorted = scaled.to_vec();
+            sorted.sort_unstable_by(|a, b| b.total_cmp(a));
+            sorted[k - 1]
+        }
+        _ => f32::NEG_INFINITY,
+    };
+    let maxval = scaled.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+    let mut sum = 0.0f64;
+    for p in scaled.iter_mut() {
+        *p = if *p < kth { 0.0 } else { (*p - maxval).exp() };
+        sum += *p as f64;
+    }
+    let mut u = rng.uniform() * sum;
+    let mut last = 0;
+    for (i, &p) in scaled.iter().enumerate() {
+        if p > 0.0 {
+            last = i;
+            if u < p as f64 {
+                return i as u32;
+            }
+            u -= p as f64;
+        }
+    }
+    last as u32 // rounding left u ≥ the last weight
+}
+
+/// Appends `n` generated ids to `ids` (which holds the prompt, non-empty).
+/// `acts` must fit (1, block_size).
+pub fn generate(
+    model: &Gpt,
+    acts: &mut Activations,
+    ids: &mut Vec<u32>,
+    n: usize,
+    opts: &SampleOptions,
+) -> Result<(), GptError> {
+    if ids.is_empty() {
+        bail!("the prompt is empty: give at least one character");
+    }
+    let positive = opts.temperature > 0.0 && opts.temperature.is_finite();
+    if !opts.greedy && !positive {
+        bail!(
+            "temperature must be > 0 (or use greedy), got {}",
+            opts.temperature
+        );
+    }
+    let (bs, v) = (model.config.block_size, model.config.vocab_size);
+    if acts.b_max < 1 || acts.t_max < bs {
+        bail!(
+            "activations for {}×{} cannot hold a context of block_size {bs}",
+            acts.b_max,
+            acts.t_max
+        );
+    }
+    model.check_batch(
+        acts,
+        &ids[ids.len().saturating_sub(bs)..],
+        None,
+        1,
+        ids.len().min(bs),
+    )?;
+    let mut rng = Rng::new(opts.seed);
+    let mut probs = vec![0.0f32; v];
+    for _ in 0..n {
+        let start = ids.len().saturating_sub(bs);
+        let t = ids.len() - start;
+        model.forward(acts, &ids[start..], None, 1, t);
+        let logits = &acts.logits[(t - 1) * v..][..v];
+        let next = if opts.greedy {
+            argmax(logits)
+        } else {
+            sample_logits(logits, opts, &mut rng, &mut probs)
+        };
+        ids.push(next);
+    }
+    Ok(())
+}

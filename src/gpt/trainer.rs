@@ -1,0 +1,188 @@
+//! `Trainer`: model + AdamW state + data + buffers, the one object the page's worker
+//! (and the CLI) drives with coarse calls: `step`, `estimate_loss`, `generate`,
+//! `forward_prompt`, `to_bytes` / `from_checkpoint`. No clock inside: callers time steps.
+
+use super::adamw::AdamW;
+use super::checkpoint;
+use super::config::Hyperparams;
+use super::data::{estimate_loss, get_batch, Dataset};
+use super::model::{ActGrads, Activations, Gpt};
+use super::rng::Rng;
+use super::sample::{self, SampleOptions};
+use super::{bail, GptError};
+
+pub struct Trainer {
+    pub model: Gpt,
+    pub opt: AdamW,
+    pub data: Dataset,
+    pub hp: Hyperparams,
+    /// Init and batch seed; `estimate_loss` uses seed + 1 as the reference.
+    pub seed: u64,
+    /// Training batch activations (batch_size, block_size).
+    pub acts: Activations,
+    pub dacts: ActGrads,
+    /// One sequence (1, block_size): generation and `forward_prompt`.
+    pub infer: Activations,
+    /// Steps taken.
+    pub steps: u64,
+    rng: Rng,
+    x: Vec<u32>,
+    y: Vec<u32>,
+}
+
+impl Trainer {
+    /// A fresh model (nanoGPT init from `seed`) for `text`, vocab = its distinct chars.
+    /// `hp.causal = false` trains without the causal mask.
+    pub fn new(text: &str, hp: Hyperparams, seed: u64) -> Result<Trainer, GptError> {
+        let data = Dataset::new(text)?;
+        hp.validate(data.vocab.len())?;
+        let model = Gpt::new(hp.model_config(data.vocab.len()), seed)?;
+        Trainer::from_parts(model, data, hp, seed)
+    }
+
+    /// Continues from checkpoint bytes on `text` (which must use the checkpoint's vocab).
+    /// The model shape comes from the checkpoint; batch size, lr, weight decay and the
+    /// causal flag from `hp`.
+    pub fn from_checkpoint(
+        bytes: &[u8],
+        text: &str,
+        hp: Hyperparams,
+        seed: u64,
+    ) -> Result<Trainer, GptError> {
+        let (model, vocab) = checkpoint::from_bytes(bytes)?;
+        let data = Dataset::with_vocab(text, vocab)?;
+        let c = &model.config;
+        let hp = Hyperparams {
+            n_layer: c.n_layer,
+            n_head: c.n_head,
+            n_embd: c.n_embd,
+            block_size: c.block_size,
+            bias: c.bias,
+            ..hp
+        };
+        hp.validate(c.vocab_size)?;
+        Trainer::from_parts(model, data, hp, seed)
+    }
+
+    /// Assembles a trainer; checks the batch fits in memory and the text is long enough.
+    pub fn from_parts(
+        mut model: Gpt,
+        data: Dataset,
+        hp: Hyperparams,
+        seed: u64,
+    ) -> Result<Trainer, GptError> {
+        let cfg = model.config.clone();
+        if data.vocab.len() != cfg.vocab_size {
+            bail!(
+                "the text's vocab has {} characters but the model has {}",
+                data.vocab.len(),
+                cfg.vocab_size
+            );
+        }
+        cfg.validate_batch(hp.batch_size)?;
+        data.check_fits(cfg.block_size)?;
+        model.causal = hp.causal;
+        let (b, t) = (hp.batch_size, cfg.block_size);
+        Ok(Trainer {
+            opt: AdamW::new(&model.index, hp.lr, hp.weight_decay),
+            acts: Activations::new(&cfg, b, t),
+            dacts: ActGrads::new(&cfg, b, t),
+            infer: Activations::new(&cfg, 1, t),
+            steps: 0,
+            rng: Rng::new(seed),
+            x: vec![0; b * t],
+            y: vec![0; b * t],
+            model,
+            data,
+            hp,
+            seed,
+        })
+    }
+
+    /// Samples a training batch and takes one AdamW step; returns the loss before it.
+    pub fn step(&mut self) -> f32 {
+        let (b, t) = (self.hp.batch_size, self.model.config.block_size);
+        get_batch(
+            &self.data.train,
+            b,
+            t,
+            &mut self.rng,
+            &mut self.x,
+            &mut self.y,
+        );
+        let (x, y) = (std::mem::take(&mut self.x), std::mem::take(&mut self.y));
+        let loss = self.step_on(&x, &y);
+        (self.x, self.y) = (x, y);
+        loss
+    }
+
+    /// One AdamW step on a given batch x, y (batch_size, block_size); returns its loss.
+    /// Panics on ids outside the vocab or a wrong length (programmer error).
+    pub fn step_on(&mut self, x: &[u32], y: &[u32]) -> f32 {
+        let (b, t) = (self.hp.batch_size, self.model.config.block_size);
+        let loss = self
+            .model
+            .forward(&mut self.acts, x, Some(y), b, t)
+            .unwrap_or(f32::NAN);
+        self.model.backward(&self.acts, &mut self.dacts, x, y); // zeroes the grads first
+        self.opt.step(&mut self.model.params, &self.model.grads);
+        self.steps += 1;
+        loss
+    }
+
+    /// Mean (train, val) loss over `iters` fixed batches each (same batches every call).
+    pub fn estimate_loss(&mut self, iters: usize) -> (f32, f32) {
+        let (b, t) = (self.hp.batch_size, self.model.config.block_size);
+        let est = |data: &[u32], acts: &mut Activations, x: &mut [u32], y: &mut [u32]| {
+            estimate_loss(&self.model, acts, data, b, t, self.seed, iters, x, y)
+        };
+        let train = est(&self.data.train, &mut self.acts, &mut self.x, &mut self.y);
+        let val = est(&self.data.val, &mut self.acts, &mut self.x, &mut self.y);
+        (train, val)
+    }
+
+    /// `n` characters after `prompt`. temperature ≤ 0 means greedy (argmax, lowest id
+    /// on ties); otherwise softmax(logits / temperature) over the top_k, drawn with `seed`.
+    pub fn generate(
+        &mut self,
+        prompt: &str,
+        n: usize,
+        temperature: f32,
+        top_k: Option<usize>,
+        seed: u64,
+    ) -> Result<String, GptError> {
+        let opts = SampleOptions {
+            greedy: temperature <= 0.0,
+            temperature,
+            top_k,
+            seed,
+        };
+        let mut ids = self.data.vocab.encode(prompt)?;
+        let start = ids.len();
+        sample::generate(&self.model, &mut self.infer, &mut ids, n, &opts)?;
+        Ok(self.data.vocab.decode(&ids[start..]))
+    }
+
+    /// Forward pass of one sequence (its last block_size ids) without targets: afterwards
+    /// `infer.att(l, 0, h, n_head)` are the attention weights and `infer.probs_at(0, t, V)`
+    /// the next-character probabilities after each position.
+    pub fn forward_prompt(&mut self, ids: &[u32]) -> Result<&Activations, GptError> {
+        let bs = self.model.config.block_size;
+        let ids = &ids[ids.len().saturating_sub(bs)..];
+        self.model
+            .check_batch(&self.infer, ids, None, 1, ids.len())?;
+        self.model.forward(&mut self.infer, ids, None, 1, ids.len());
+        Ok(&self.infer)
+    }
+
+    /// `forward_prompt` of a text in the model's vocab.
+    pub fn forward_text(&mut self, text: &str) -> Result<&Activations, GptError> {
+        let ids = self.data.vocab.encode(text)?;
+        self.forward_prompt(&ids)
+    }
+
+    /// The checkpoint (safetensors bytes) of the current weights.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        checkpoint::to_bytes(&self.model, &self.data.vocab)
+    }
+}

@@ -1,0 +1,72 @@
+//! Helpers shared by the tests/gpt_*.rs files: fixture loading and closeness checks that
+//! print the first differing values.
+#![allow(dead_code)]
+
+use attention_playground::gpt::checkpoint::{from_bytes, read_f32_tensors};
+use attention_playground::gpt::{Gpt, Vocab};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+pub fn fixture_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+pub fn read(dir: &str, file: &str) -> Vec<u8> {
+    let p = fixture_dir(dir).join(file);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+pub fn json(dir: &str, file: &str) -> Value {
+    serde_json::from_slice(&read(dir, file)).expect("fixture JSON parses")
+}
+
+pub fn load_model(dir: &str, file: &str) -> (Gpt, Vocab) {
+    from_bytes(&read(dir, file)).unwrap_or_else(|e| panic!("{dir}/{file}: {e}"))
+}
+
+pub fn tensors(dir: &str, file: &str) -> HashMap<String, (Vec<usize>, Vec<f32>)> {
+    read_f32_tensors(&read(dir, file)).expect("fixture safetensors")
+}
+
+pub fn f32s(v: &Value) -> Vec<f32> {
+    fn walk(v: &Value, out: &mut Vec<f32>) {
+        match v {
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            x => out.push(x.as_f64().expect("number") as f32),
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, &mut out);
+    out
+}
+
+pub fn u32s(v: &Value) -> Vec<u32> {
+    f32s(v).into_iter().map(|x| x as u32).collect()
+}
+
+/// max |got − want| / scale; on failure prints the first few differing values.
+/// scale = max(|want|) (so the tolerance is relative to the tensor's largest value).
+pub fn assert_close(what: &str, got: &[f32], want: &[f32], rel_tol: f32) -> f32 {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let scale = want.iter().fold(0.0f32, |m, &x| m.max(x.abs())).max(1e-30);
+    let mut worst = 0.0f32;
+    let mut bad = Vec::new();
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let d = (g - w).abs() / scale;
+        worst = worst.max(if d.is_nan() { f32::INFINITY } else { d });
+        if !(d <= rel_tol) && bad.len() < 5 {
+            bad.push(format!(
+                "[{i}] got {g:e} want {w:e} (|diff|/max|want| {d:e})"
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{what}: max |diff|/max|want| = {worst:e} > {rel_tol:e}; first differing:\n  {}",
+        bad.join("\n  ")
+    );
+    worst
+}
