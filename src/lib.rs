@@ -4,6 +4,7 @@
 //! `wasm` is the only module that knows about JavaScript.
 
 pub mod attention;
+pub mod explain;
 pub mod parse;
 pub mod schemes;
 pub mod tensor;

@@ -6,6 +6,8 @@
 //! scores carry `-Infinity`. Every export that takes user input returns
 //! `Result<_, JsError>` with a message a learner can act on.
 
+pub mod explain;
+
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

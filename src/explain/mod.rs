@@ -1,0 +1,206 @@
+//! Every number explains itself: for any drawn cell, the operation that made
+//! it and its operands with the actual numbers and the cells they came from,
+//! so the page only lays them out and does no math.
+//!
+//! T_out / T_in = query / key length (T for self-attention), C = channels,
+//! d = head size (d_k), d_v = value size.
+//!
+//! One implementation serves every widget: `build` holds the builders (sum of
+//! products, mean, row normalisation, softmax), each repeating the forward
+//! pass's own arithmetic; `head` explains one head's cells from any data
+//! source (`Grid`: a `HeadTrace`'s matrices, a GPT's f32 buffers); `scheme`
+//! explains the averaging schemes; `steps` walks through the formula.
+
+mod body;
+mod build;
+mod fraction;
+mod grid;
+mod head;
+mod scheme;
+mod steps;
+
+use std::fmt;
+
+use serde::Serialize;
+
+pub use body::{
+    Addend, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean, NoValueReason, Normalise,
+    Rest, Scaling, Softmax, SourceCell, Term,
+};
+pub use fraction::{as_fraction, fraction_beside, Fraction};
+pub use grid::{Grid, Strided};
+pub use head::{explain_attention_cell, explain_head, HeadInputs, HeadView, Projection};
+pub use scheme::{explain_scheme, Scheme};
+pub use steps::{formula_steps, Step, FORMULA};
+
+/// How many terms a long sum lists before summarising the rest (a GPT head
+/// has d = 64: the page shows the 8 largest and "+ 56 more").
+pub const DEFAULT_MAX_TERMS: usize = 8;
+
+/// Which drawn matrix a cell belongs to; serialised as the `HeadTrace` field name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Kind {
+    #[serde(rename = "q")]
+    Q,
+    #[serde(rename = "k")]
+    K,
+    #[serde(rename = "v")]
+    V,
+    #[serde(rename = "scores")]
+    Score,
+    #[serde(rename = "masked_scores")]
+    MaskedScore,
+    #[serde(rename = "weights")]
+    Weight,
+    #[serde(rename = "out")]
+    Out,
+}
+
+impl Kind {
+    /// The `HeadTrace` field (and page matrix) name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Q => "q",
+            Kind::K => "k",
+            Kind::V => "v",
+            Kind::Score => "scores",
+            Kind::MaskedScore => "masked_scores",
+            Kind::Weight => "weights",
+            Kind::Out => "out",
+        }
+    }
+
+    /// Parses a field name; the singular ("score", "weight", "masked_score") also works.
+    pub fn parse(name: &str) -> Result<Kind, ExplainError> {
+        Ok(match name {
+            "q" => Kind::Q,
+            "k" => Kind::K,
+            "v" => Kind::V,
+            "scores" | "score" => Kind::Score,
+            "masked_scores" | "masked_score" => Kind::MaskedScore,
+            "weights" | "weight" | "wei" => Kind::Weight,
+            "out" => Kind::Out,
+            _ => return Err(ExplainError::UnknownKind(name.to_string())),
+        })
+    }
+}
+
+/// Cell (row, col) of matrix `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub kind: Kind,
+    pub row: usize,
+    pub col: usize,
+}
+
+impl Cell {
+    pub fn new(kind: Kind, row: usize, col: usize) -> Cell {
+        Cell { kind, row, col }
+    }
+
+    /// Errors unless the cell lies inside a (rows, cols) matrix.
+    fn check(self, (rows, cols): (usize, usize)) -> Result<(), ExplainError> {
+        if self.row < rows && self.col < cols {
+            return Ok(());
+        }
+        Err(ExplainError::OutOfRange {
+            kind: self.kind,
+            row: self.row,
+            col: self.col,
+            rows,
+            cols,
+        })
+    }
+}
+
+/// One cell explained: `value` = the operation `body` applied to its operands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    pub kind: Kind,
+    pub row: usize,
+    pub col: usize,
+    /// The cell's number by the forward pass's own arithmetic: −∞ for a masked
+    /// score, 0 (as drawn) where `op` is `no_value`.
+    pub value: f64,
+    /// `value` as p/q (q ≤ 12) when it is such a non-integer.
+    pub fraction: Option<Fraction>,
+    /// Every cell of another matrix this one was computed from (for highlighting).
+    pub sources: Vec<SourceCell>,
+    #[serde(flatten)]
+    pub body: Body,
+}
+
+impl Explanation {
+    fn new(cell: Cell, value: f64, body: Body, sources: Vec<SourceCell>) -> Explanation {
+        Explanation {
+            kind: cell.kind,
+            row: cell.row,
+            col: cell.col,
+            value,
+            fraction: fraction_beside(value),
+            sources,
+            body,
+        }
+    }
+}
+
+/// Why a cell cannot be explained; `Display` is the learner-facing message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplainError {
+    UnknownKind(String),
+    UnknownScheme(String),
+    OutOfRange {
+        kind: Kind,
+        row: usize,
+        col: usize,
+        rows: usize,
+        cols: usize,
+    },
+    /// This scheme draws no such matrix.
+    NotInScheme {
+        scheme: Scheme,
+        kind: Kind,
+    },
+    /// q, k or v was asked of a head whose inputs and weights are not known.
+    NoProjection(Kind),
+    Shape(String),
+}
+
+impl fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExplainError::UnknownKind(k) => write!(
+                f,
+                "unknown matrix “{k}”: use q, k, v, scores, masked_scores, weights or out"
+            ),
+            ExplainError::UnknownScheme(s) => {
+                write!(f, "unknown scheme “{s}”: use loop, matrix or softmax")
+            }
+            ExplainError::OutOfRange {
+                kind,
+                row,
+                col,
+                rows,
+                cols,
+            } => write!(
+                f,
+                "{} is {rows}×{cols}: there is no cell ({row}, {col})",
+                kind.name()
+            ),
+            ExplainError::NotInScheme { scheme, kind } => write!(
+                f,
+                "the {} scheme has no {} matrix",
+                scheme.name(),
+                kind.name()
+            ),
+            ExplainError::NoProjection(kind) => write!(
+                f,
+                "{} cannot be explained here: the head's inputs and weights are not known",
+                kind.name()
+            ),
+            ExplainError::Shape(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for ExplainError {}

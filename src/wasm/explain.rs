@@ -1,0 +1,133 @@
+//! Bindings for “every number explains itself” (`crate::explain`): the page
+//! asks for one cell and lays out the operands it gets back; it does no math.
+//!
+//! An explanation is a plain object (snake_case fields, absent options as
+//! `null`, −∞ as `-Infinity`):
+//! `{ kind, row, col, value, fraction: {num, den} | null, sources: [{matrix, row, col}],
+//!    op, …the fields of op }` with `op` one of
+//! - `"dot"`: `{ terms: [{a, b, product, a_src, b_src, a_fraction, b_fraction}],
+//!   rest: {count, sum} | null, sum, bias: {value, src, fraction} | null,
+//!   scale: {d_k, sqrt_d_k, factor} | null }`, value = (sum + bias) · factor;
+//! - `"softmax"`: `{ max, terms: [{score, shifted, exp, shifted_exp, masked, src}],
+//!   rest: {count, exp_sum, shifted_exp_sum} | null, numerator, denominator,
+//!   numerator_shifted, denominator_shifted, target_masked }`;
+//! - `"masked"`: `{ score, score_src, reason: "future" | "forbidden", weight: 0 }`;
+//! - `"kept"`: `{ score, score_src }`;
+//! - `"mean"`: `{ terms: [{value, src, fraction}], rest, sum, count }`;
+//! - `"normalise"`: `{ numerator: {value, src, fraction}, terms, rest, denominator }`;
+//! - `"no_value"`: `{ reason: "fully_masked" | "overflow" }`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{matrix_from, HeadLab};
+use crate::attention::head_forward;
+use crate::explain::{
+    explain_head, explain_scheme, formula_steps, Cell, ExplainError, HeadInputs, Kind, Scheme,
+    DEFAULT_MAX_TERMS, FORMULA,
+};
+use crate::tensor::{causal_mask, Mask};
+
+/// Plain objects (the explanation's flattened `op` fields travel as a map),
+/// `null` for absent options, numbers (±Infinity too) as numbers.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::new()
+        .serialize_maps_as_objects(true)
+        .serialize_missing_as_null(true);
+    value.serialize(&serializer).map_err(|e| {
+        JsError::new(&format!(
+            "internal: could not hand an explanation to the page: {e}"
+        ))
+    })
+}
+
+fn js_err(e: ExplainError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+    Ok(Cell::new(Kind::parse(kind).map_err(js_err)?, row, col))
+}
+
+#[wasm_bindgen]
+impl HeadLab {
+    /// Explains cell (row, col) of `kind` ("q", "k", "v", "scores",
+    /// "masked_scores", "weights", "out"; singular names work too). Long sums
+    /// list at most `maxTerms` terms (default 8) and sum the rest.
+    pub fn explain(
+        &self,
+        kind: &str,
+        row: usize,
+        col: usize,
+        max_terms: Option<usize>,
+    ) -> Result<JsValue, JsError> {
+        let cell = cell(kind, row, col)?;
+        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        let mask = self.mask();
+        let inputs = HeadInputs {
+            x_q: &self.x,
+            x_kv: &self.x,
+            w: &self.w,
+            mask: &mask,
+        };
+        let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
+            .map_err(js_err)?;
+        to_js(&e)
+    }
+
+    /// The five steps of softmax(mask(QKᵀ/√d_k))·V: `[{ name, term, span: [start, end],
+    /// reads, produces, active, factor, masked_cells, output: {rows, cols, data} }]`.
+    #[wasm_bindgen(js_name = formulaSteps)]
+    pub fn formula_steps(&self) -> Result<JsValue, JsError> {
+        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&formula_steps(&trace, &self.mask()))
+    }
+}
+
+impl HeadLab {
+    /// (T, T): the mask `compute()` uses.
+    fn mask(&self) -> Mask {
+        let t_len = self.x.rows;
+        if self.causal {
+            causal_mask(t_len, t_len)
+        } else {
+            Mask::none(t_len, t_len)
+        }
+    }
+}
+
+/// Explains a cell of an averaging scheme ("loop", "matrix", "softmax") run on
+/// `x` = `{ rows, cols, data }`: kinds "weights" and "out", and
+/// "masked_scores" for the softmax scheme.
+#[wasm_bindgen(js_name = explainScheme)]
+pub fn explain_scheme_js(
+    scheme: &str,
+    x: JsValue,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    #[derive(serde::Deserialize)]
+    struct M {
+        rows: usize,
+        cols: usize,
+        data: Vec<f64>,
+    }
+    let scheme = Scheme::parse(scheme).map_err(js_err)?;
+    let m: M = serde_wasm_bindgen::from_value(x)
+        .map_err(|e| JsError::new(&format!("x must be {{ rows, cols, data }}: {e}")))?;
+    let x = matrix_from("x", m.rows, m.cols, m.data)?;
+    let cell = cell(kind, row, col)?;
+    let e =
+        explain_scheme(scheme, &x, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS)).map_err(js_err)?;
+    to_js(&e)
+}
+
+/// The formula the steps refer to, as LaTeX.
+#[wasm_bindgen(js_name = formulaLatex)]
+pub fn formula_latex() -> String {
+    FORMULA.to_string()
+}

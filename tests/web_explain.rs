@@ -1,0 +1,164 @@
+//! The explanation API in a real browser: `HeadLab.explain`, `formulaSteps`
+//! and `explainScheme` hand the page plain objects with the lesson's numbers.
+#![cfg(target_arch = "wasm32")]
+
+use attention_playground::wasm::explain::explain_scheme_js;
+use attention_playground::wasm::HeadLab;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Src {
+    matrix: String,
+    row: usize,
+    col: usize,
+}
+
+#[derive(Deserialize)]
+struct ExpTerm {
+    score: f64,
+    exp: f64,
+    src: Src,
+}
+
+#[derive(Deserialize)]
+struct SoftmaxExpl {
+    kind: String,
+    row: usize,
+    col: usize,
+    value: f64,
+    op: String,
+    max: f64,
+    terms: Vec<ExpTerm>,
+    rest: Option<serde_json::Value>,
+    numerator: f64,
+    denominator: f64,
+    sources: Vec<Src>,
+}
+
+#[derive(Deserialize)]
+struct Term {
+    a: f64,
+    b: f64,
+    b_src: Src,
+}
+
+#[derive(Deserialize)]
+struct DotExpl {
+    op: String,
+    value: f64,
+    terms: Vec<Term>,
+    fraction: Option<Fraction>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Fraction {
+    num: i64,
+    den: i64,
+}
+
+fn ok(r: Result<JsValue, wasm_bindgen::JsError>) -> JsValue {
+    r.map_err(JsValue::from).unwrap()
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+#[wasm_bindgen_test]
+fn weight_u_to_h_is_e4_over_the_row_sum() {
+    let lab = HeadLab::new();
+    let v = ok(lab.explain("weight", 2, 0, None));
+    // Absent options arrive as null, not undefined.
+    let rest = js_sys::Reflect::get(&v, &"rest".into()).unwrap();
+    assert!(rest.is_null());
+    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    assert_eq!(
+        (e.kind.as_str(), e.row, e.col, e.op.as_str()),
+        ("weights", 2, 0, "softmax")
+    );
+    let scores: Vec<f64> = e.terms.iter().map(|t| t.score).collect();
+    assert_eq!(scores, vec![4.0, 0.5, 2.5]);
+    assert_eq!(round2(e.terms[0].exp), 54.60);
+    assert_eq!(
+        (round2(e.numerator), round2(e.denominator), round2(e.value)),
+        (54.60, 68.43, 0.80)
+    );
+    assert_eq!(e.max, 4.0);
+    assert!(e.rest.is_none());
+    let first = Src {
+        matrix: "masked_scores".into(),
+        row: 2,
+        col: 0,
+    };
+    assert_eq!((&e.terms[0].src, &e.sources[0]), (&first, &first));
+}
+
+#[wasm_bindgen_test]
+fn out_masked_cells_and_errors() {
+    let mut lab = HeadLab::new();
+    let e: DotExpl = serde_wasm_bindgen::from_value(ok(lab.explain("out", 2, 0, None))).unwrap();
+    let ab: Vec<(f64, f64)> = e.terms.iter().map(|t| (round2(t.a), t.b)).collect();
+    assert_eq!((e.op.as_str(), round2(e.value)), ("dot", 8.87));
+    assert_eq!(ab, vec![(0.80, 10.0), (0.02, 0.0), (0.18, 5.0)]);
+    assert_eq!(
+        e.terms[2].b_src,
+        Src {
+            matrix: "v".into(),
+            row: 2,
+            col: 0
+        }
+    );
+
+    let m = ok(lab.explain("masked_scores", 0, 2, Some(8)));
+    let get = |k: &str| js_sys::Reflect::get(&m, &k.into()).unwrap();
+    assert_eq!(get("op").as_string().as_deref(), Some("masked"));
+    assert_eq!(get("reason").as_string().as_deref(), Some("future"));
+    assert_eq!(get("value").as_f64(), Some(f64::NEG_INFINITY));
+
+    assert!(lab.explain("weights", 3, 0, None).is_err());
+    assert!(lab.explain("W_q", 0, 0, None).is_err());
+    lab.set_scaled(true);
+    let steps = ok(lab.formula_steps());
+    let steps: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(steps).unwrap();
+    let terms: Vec<&str> = steps.iter().map(|s| s["term"].as_str().unwrap()).collect();
+    assert_eq!(
+        terms,
+        [
+            r"QK^\top",
+            r"\sqrt{d_k}",
+            r"\mathrm{mask}",
+            r"\mathrm{softmax}",
+            "V"
+        ]
+    );
+    assert_eq!(steps[1]["active"], true);
+    assert_eq!(steps[0]["output"]["data"][6], 4.0);
+}
+
+#[wasm_bindgen_test]
+fn scheme_cells_show_fractions() {
+    let x = serde_json::json!({ "rows": 3, "cols": 1, "data": [0.5, 0.0, 2.0] });
+    let x = x
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap();
+    let e: DotExpl = serde_wasm_bindgen::from_value(ok(explain_scheme_js(
+        "matrix",
+        x.clone(),
+        "out",
+        2,
+        0,
+        None,
+    )))
+    .unwrap();
+    assert_eq!(e.fraction, Some(Fraction { num: 5, den: 6 }));
+    assert_eq!(
+        e.terms.iter().map(|t| t.b).collect::<Vec<_>>(),
+        vec![0.5, 0.0, 2.0]
+    );
+    assert!(explain_scheme_js("bag", x.clone(), "out", 0, 0, None).is_err());
+    assert!(explain_scheme_js("loop", x, "scores", 0, 0, None).is_err());
+}
