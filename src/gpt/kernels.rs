@@ -59,19 +59,25 @@ fn level() -> u8 {
     1
 }
 
-/// Runs `$body::<FMA, R, W>($args)` compiled for the detected instruction set.
+/// Runs `$body::<FMA, R, W>(args)` compiled for the detected instruction set. The
+/// wrappers are plain fns (not closures) so the body inlines into code built with the
+/// features; otherwise `mul_add` would become a call to libm's fmaf.
 macro_rules! dispatch {
-    ($body:ident, ($($arg:expr),*)) => {{
+    ($body:ident, ($($arg:ident: $ty:ty),*)) => {{
         #[cfg(target_arch = "x86_64")]
         {
             #[target_feature(enable = "avx512f,avx2,fma")]
-            unsafe fn avx512(f: impl FnOnce()) { f() }
+            unsafe fn avx512($($arg: $ty),*) {
+                $body::<true, 4, 32>($($arg),*)
+            }
             #[target_feature(enable = "avx2,fma")]
-            unsafe fn avx2(f: impl FnOnce()) { f() }
+            unsafe fn avx2($($arg: $ty),*) {
+                $body::<true, 4, 16>($($arg),*)
+            }
             match level() {
                 // SAFETY: `level()` saw these features on this CPU.
-                3 => return unsafe { avx512(#[inline(always)] || $body::<true, 4, 32>($($arg),*)) },
-                2 => return unsafe { avx2(#[inline(always)] || $body::<true, 4, 16>($($arg),*)) },
+                3 => return unsafe { avx512($($arg),*) },
+                2 => return unsafe { avx2($($arg),*) },
                 _ => {}
             }
         }
@@ -95,7 +101,7 @@ pub fn matmul_nn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, k: usize, m: usi
         c.len() >= n * m && a.len() >= n * k && b.len() >= k * m,
         "matmul_nn shapes"
     );
-    dispatch!(nn_body, (c, a, b, n, k, m))
+    dispatch!(nn_body, (c: &mut [f32], a: &[f32], b: &[f32], n: usize, k: usize, m: usize))
 }
 
 /// C (m×p) += Aᵀ @ B with A (n×m), B (n×p), all row-major. Panics unless the lengths fit.
@@ -104,7 +110,7 @@ pub fn matmul_tn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, p: usi
         c.len() >= m * p && a.len() >= n * m && b.len() >= n * p,
         "matmul_tn shapes"
     );
-    dispatch!(tn_body, (c, a, b, n, m, p))
+    dispatch!(tn_body, (c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, p: usize))
 }
 
 /// C (n×m) += A (n×k) @ B (k×m), the plain triple loop.
@@ -129,8 +135,11 @@ pub fn matmul_tn_naive(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, 
     }
 }
 
-// Tiles: R rows × W columns of C live in registers while the shared dimension streams by.
-// Column tiles are the outer loop so one (k × W) strip of B stays in L1 across row tiles.
+// Tiles: 4 rows × W columns of C live in registers while the shared dimension streams by.
+// The 4 rows are written out by hand: a `for r in 0..R` loop around the vectorised column
+// loop stays a loop in LLVM and sends the accumulators to the stack. Column tiles are the
+// outer loop so one (k × W) strip of B stays in L1 across row tiles. The const R is unused
+// (always 4) but keeps one `dispatch!` for every kernel.
 #[inline(always)]
 fn nn_body<const FMA: bool, const R: usize, const W: usize>(
     c: &mut [f32],
@@ -140,13 +149,13 @@ fn nn_body<const FMA: bool, const R: usize, const W: usize>(
     k: usize,
     m: usize,
 ) {
-    let (m_full, n_full) = (m / W * W, n / R * R);
+    let (m_full, n_full) = (m / W * W, n / 4 * 4);
     for j0 in (0..m_full).step_by(W) {
-        for i0 in (0..n_full).step_by(R) {
-            nn_tile::<FMA, R, W>(c, a, b, i0, j0, k, m);
+        for i0 in (0..n_full).step_by(4) {
+            nn_tile4::<FMA, W>(c, a, b, i0, j0, k, m);
         }
         for i0 in n_full..n {
-            nn_tile::<FMA, 1, W>(c, a, b, i0, j0, k, m);
+            nn_tile1::<FMA, W>(c, a, b, i0, j0, k, m);
         }
     }
     for i in 0..n {
@@ -160,8 +169,17 @@ fn nn_body<const FMA: bool, const R: usize, const W: usize>(
     }
 }
 
+/// c[row][j0..j0+W] += acc.
 #[inline(always)]
-fn nn_tile<const FMA: bool, const R: usize, const W: usize>(
+fn add_row<const W: usize>(c: &mut [f32], row: usize, stride: usize, j0: usize, acc: &[f32; W]) {
+    let c_row: &mut [f32; W] = (&mut c[row * stride + j0..][..W]).try_into().unwrap();
+    for j in 0..W {
+        c_row[j] += acc[j];
+    }
+}
+
+#[inline(always)]
+fn nn_tile4<const FMA: bool, const W: usize>(
     c: &mut [f32],
     a: &[f32],
     b: &[f32],
@@ -170,23 +188,42 @@ fn nn_tile<const FMA: bool, const R: usize, const W: usize>(
     k: usize,
     m: usize,
 ) {
-    let mut acc = [[0.0f32; W]; R];
-    let a_rows: [&[f32]; R] = std::array::from_fn(|r| &a[(i0 + r) * k..][..k]);
-    for p in 0..k {
+    let (mut c0, mut c1, mut c2, mut c3) = ([0.0f32; W], [0.0f32; W], [0.0f32; W], [0.0f32; W]);
+    let row = |r: usize| &a[(i0 + r) * k..][..k];
+    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+    let a_cols = r0.iter().zip(r1).zip(r2).zip(r3);
+    for (p, (((&a0, &a1), &a2), &a3)) in a_cols.enumerate() {
         let bv: &[f32; W] = b[p * m + j0..][..W].try_into().unwrap();
-        for r in 0..R {
-            let av = a_rows[r][p];
-            for j in 0..W {
-                acc[r][j] = fmadd::<FMA>(av, bv[j], acc[r][j]);
-            }
-        }
-    }
-    for (r, acc_r) in acc.iter().enumerate() {
-        let c_row: &mut [f32; W] = (&mut c[(i0 + r) * m + j0..][..W]).try_into().unwrap();
         for j in 0..W {
-            c_row[j] += acc_r[j];
+            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
+            c1[j] = fmadd::<FMA>(a1, bv[j], c1[j]);
+            c2[j] = fmadd::<FMA>(a2, bv[j], c2[j]);
+            c3[j] = fmadd::<FMA>(a3, bv[j], c3[j]);
         }
     }
+    for (r, acc) in [c0, c1, c2, c3].iter().enumerate() {
+        add_row(c, i0 + r, m, j0, acc);
+    }
+}
+
+#[inline(always)]
+fn nn_tile1<const FMA: bool, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    i0: usize,
+    j0: usize,
+    k: usize,
+    m: usize,
+) {
+    let mut c0 = [0.0f32; W];
+    for (p, &a0) in a[i0 * k..][..k].iter().enumerate() {
+        let bv: &[f32; W] = b[p * m + j0..][..W].try_into().unwrap();
+        for j in 0..W {
+            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
+        }
+    }
+    add_row(c, i0, m, j0, &c0);
 }
 
 #[inline(always)]
@@ -198,13 +235,13 @@ fn tn_body<const FMA: bool, const R: usize, const W: usize>(
     m: usize,
     p: usize,
 ) {
-    let (p_full, m_full) = (p / W * W, m / R * R);
+    let (p_full, m_full) = (p / W * W, m / 4 * 4);
     for j0 in (0..p_full).step_by(W) {
-        for i0 in (0..m_full).step_by(R) {
-            tn_tile::<FMA, R, W>(c, a, b, i0, j0, n, m, p);
+        for i0 in (0..m_full).step_by(4) {
+            tn_tile4::<FMA, W>(c, a, b, i0, j0, n, m, p);
         }
         for i0 in m_full..m {
-            tn_tile::<FMA, 1, W>(c, a, b, i0, j0, n, m, p);
+            tn_tile1::<FMA, W>(c, a, b, i0, j0, n, m, p);
         }
     }
     if p_full < p {
@@ -222,7 +259,7 @@ fn tn_body<const FMA: bool, const R: usize, const W: usize>(
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn tn_tile<const FMA: bool, const R: usize, const W: usize>(
+fn tn_tile4<const FMA: bool, const W: usize>(
     c: &mut [f32],
     a: &[f32],
     b: &[f32],
@@ -232,22 +269,43 @@ fn tn_tile<const FMA: bool, const R: usize, const W: usize>(
     m: usize,
     p: usize,
 ) {
-    let mut acc = [[0.0f32; W]; R];
+    let (mut c0, mut c1, mut c2, mut c3) = ([0.0f32; W], [0.0f32; W], [0.0f32; W], [0.0f32; W]);
     for t in 0..n {
-        let av: &[f32; R] = a[t * m + i0..][..R].try_into().unwrap();
+        let [a0, a1, a2, a3]: [f32; 4] = a[t * m + i0..][..4].try_into().unwrap();
         let bv: &[f32; W] = b[t * p + j0..][..W].try_into().unwrap();
-        for r in 0..R {
-            for j in 0..W {
-                acc[r][j] = fmadd::<FMA>(av[r], bv[j], acc[r][j]);
-            }
-        }
-    }
-    for (r, acc_r) in acc.iter().enumerate() {
-        let c_row: &mut [f32; W] = (&mut c[(i0 + r) * p + j0..][..W]).try_into().unwrap();
         for j in 0..W {
-            c_row[j] += acc_r[j];
+            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
+            c1[j] = fmadd::<FMA>(a1, bv[j], c1[j]);
+            c2[j] = fmadd::<FMA>(a2, bv[j], c2[j]);
+            c3[j] = fmadd::<FMA>(a3, bv[j], c3[j]);
         }
     }
+    for (r, acc) in [c0, c1, c2, c3].iter().enumerate() {
+        add_row(c, i0 + r, p, j0, acc);
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn tn_tile1<const FMA: bool, const W: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    i0: usize,
+    j0: usize,
+    n: usize,
+    m: usize,
+    p: usize,
+) {
+    let mut c0 = [0.0f32; W];
+    for t in 0..n {
+        let a0 = a[t * m + i0];
+        let bv: &[f32; W] = b[t * p + j0..][..W].try_into().unwrap();
+        for j in 0..W {
+            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
+        }
+    }
+    add_row(c, i0, p, j0, &c0);
 }
 
 /// out (cols×rows) = inp (rows×cols)ᵀ.
@@ -279,7 +337,9 @@ pub fn exp(x: f32) -> f32 {
     y = y * r + 1.666_666_5e-1;
     y = y * r + 0.5;
     y = y * (r * r) + r + 1.0;
-    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // z's low mantissa bits hold n (z = 1.5·2²³ + n): integer ops only, so it vectorises
+    let n_int = (xc * LOG2E + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
+    let two_n = f32::from_bits(n_int.wrapping_add(127) << 23);
     if x < -87.0 {
         0.0
     } else {
@@ -320,7 +380,7 @@ pub fn normal_pdf(x: f32) -> f32 {
 
 /// out = x·Φ(x) element-wise (exact-erf GELU).
 pub fn gelu(out: &mut [f32], inp: &[f32]) {
-    dispatch!(gelu_body, (out, inp))
+    dispatch!(gelu_body, (out: &mut [f32], inp: &[f32]))
 }
 
 #[inline(always)]
@@ -332,7 +392,7 @@ fn gelu_body<const FMA: bool, const R: usize, const W: usize>(out: &mut [f32], i
 
 /// dinp += (Φ(x) + x·φ(x))·dout element-wise: d/dx of x·Φ(x).
 pub fn gelu_grad(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
-    dispatch!(gelu_grad_body, (dinp, inp, dout))
+    dispatch!(gelu_grad_body, (dinp: &mut [f32], inp: &[f32], dout: &[f32]))
 }
 
 #[inline(always)]

@@ -101,6 +101,12 @@ impl Trainer {
 
     /// Samples a training batch and takes one AdamW step; returns the loss before it.
     pub fn step(&mut self) -> f32 {
+        self.next_batch();
+        self.step_batch()
+    }
+
+    /// Samples the next training batch into the trainer (`step` = this + `step_batch`).
+    pub fn next_batch(&mut self) {
         let (b, t) = (self.hp.batch_size, self.model.config.block_size);
         get_batch(
             &self.data.train,
@@ -110,6 +116,10 @@ impl Trainer {
             &mut self.x,
             &mut self.y,
         );
+    }
+
+    /// One AdamW step on the batch `next_batch` sampled; returns its loss.
+    pub fn step_batch(&mut self) -> f32 {
         let (x, y) = (std::mem::take(&mut self.x), std::mem::take(&mut self.y));
         let loss = self.step_on(&x, &y);
         (self.x, self.y) = (x, y);
