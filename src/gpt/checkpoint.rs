@@ -6,6 +6,7 @@
 use super::config::GptConfig;
 use super::data::Vocab;
 use super::model::Gpt;
+use super::params::ParamIndex;
 use super::{bail, GptError};
 use safetensors::{Dtype, SafeTensors};
 use serde_json::{json, Map, Value};
@@ -132,13 +133,15 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Gpt, Vocab), GptError> {
     let (config, vocab) = read_meta(meta)?;
     let tensors = SafeTensors::deserialize(bytes)
         .map_err(|e| GptError(format!("not a valid safetensors checkpoint: {e}")))?;
-    let mut model = Gpt::zeros(config)?;
+    // names, dtypes and shapes first: a file that lies about its config is refused
+    // before the weights are allocated
+    let index = ParamIndex::new(&config);
     for name in tensors.names() {
-        if model.index.spec(name).is_none() {
+        if index.spec(name).is_none() {
             bail!("checkpoint has an unexpected tensor {name:?} for this config");
         }
     }
-    for spec in &model.index.specs {
+    for spec in &index.specs {
         let view = tensors
             .tensor(&spec.name)
             .map_err(|_| GptError(format!("checkpoint lacks tensor {:?}", spec.name)))?;
@@ -153,6 +156,10 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Gpt, Vocab), GptError> {
                 spec.shape
             );
         }
+    }
+    let mut model = Gpt::zeros(config)?;
+    for spec in &index.specs {
+        let view = tensors.tensor(&spec.name).expect("checked above");
         let data = view.data();
         if data.len() != spec.range.len() * 4 {
             bail!(

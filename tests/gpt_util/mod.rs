@@ -57,7 +57,7 @@ pub fn assert_close(what: &str, got: &[f32], want: &[f32], rel_tol: f32) -> f32 
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
         let d = (g - w).abs() / scale;
         worst = worst.max(if d.is_nan() { f32::INFINITY } else { d });
-        if !(d <= rel_tol) && bad.len() < 5 {
+        if (d > rel_tol || d.is_nan()) && bad.len() < 5 {
             bad.push(format!(
                 "[{i}] got {g:e} want {w:e} (|diff|/max|want| {d:e})"
             ));
