@@ -5,6 +5,7 @@
 
 pub mod attention;
 pub mod explain;
+pub mod lesson;
 pub mod parse;
 pub mod schemes;
 pub mod tensor;

@@ -1,0 +1,178 @@
+//! Every demonstration of the lesson (LESSON.md §1–§8) as plain Rust: one
+//! concept per file, each returning a struct holding every number the page
+//! draws, so the page only maps numbers to pixels.
+//!
+//! T = time (sequence length), C = channels, d = head size (d_k = d_v unless
+//! said), V = vocabulary size, B = batch, H = heads.
+//! Results derive `Serialize`: matrices serialise as `{ rows, cols, data }`
+//! (row-major, −∞ and NaN kept as numbers by serde-wasm-bindgen), which is the
+//! contract of the wasm boundary. Functions that take learner input return
+//! `Result<_, LessonError>` whose message says what to change.
+
+pub mod bigram;
+pub mod content;
+pub mod head_extras;
+pub mod ladder;
+pub mod position;
+pub mod rng;
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::attention::HeadTrace;
+use crate::tensor::Matrix;
+
+/// Largest side of a matrix a learner may hand in (keeps a hostile URL small).
+pub const MAX_SIDE: usize = 64;
+
+/// Learner input that cannot be used; `Display` is the message to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError(pub String);
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// Shorthand for an `Err(LessonError)` with a formatted message.
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, LessonError> {
+    Err(LessonError(message.into()))
+}
+
+/// Checks 1 ≤ n ≤ max for a size the learner chose.
+pub(crate) fn check_size(name: &str, n: usize, max: usize) -> Result<(), LessonError> {
+    if n == 0 || n > max {
+        return fail(format!("{name} must be between 1 and {max}, got {n}"));
+    }
+    Ok(())
+}
+
+/// Checks a learner's matrix: 1..=MAX_SIDE rows and columns, every entry finite.
+pub fn check_matrix(name: &str, m: &Matrix) -> Result<(), LessonError> {
+    if m.rows == 0 || m.cols == 0 || m.rows > MAX_SIDE || m.cols > MAX_SIDE {
+        return fail(format!(
+            "{name} must have between 1 and {MAX_SIDE} rows and columns, got {}×{}",
+            m.rows, m.cols
+        ));
+    }
+    check_finite(name, &m.data)
+}
+
+/// Checks that every entry of a learner's list is a finite number.
+pub fn check_finite(name: &str, values: &[f64]) -> Result<(), LessonError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(i) => fail(format!("{name}: entry {i} is not a finite number")),
+        None => Ok(()),
+    }
+}
+
+/// Serialisers for the wasm contract: a `Matrix` becomes `{ rows, cols, data }`.
+pub mod ser {
+    use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
+
+    use crate::tensor::Matrix;
+
+    /// `{ rows, cols, data }` with `data` row-major.
+    pub fn matrix<S: Serializer>(m: &Matrix, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Matrix", 3)?;
+        st.serialize_field("rows", &m.rows)?;
+        st.serialize_field("cols", &m.cols)?;
+        st.serialize_field("data", &m.data)?;
+        st.end()
+    }
+
+    /// A list of matrices (a batch), each `{ rows, cols, data }`.
+    pub fn matrices<S: Serializer>(ms: &[Matrix], s: S) -> Result<S::Ok, S::Error> {
+        struct One<'a>(&'a Matrix);
+        impl serde::Serialize for One<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                matrix(self.0, s)
+            }
+        }
+        let mut seq = s.serialize_seq(Some(ms.len()))?;
+        for m in ms {
+            seq.serialize_element(&One(m))?;
+        }
+        seq.end()
+    }
+
+    /// `null` or `{ rows, cols, data }`.
+    pub fn opt_matrix<S: Serializer>(m: &Option<Matrix>, s: S) -> Result<S::Ok, S::Error> {
+        match m {
+            Some(m) => matrix(m, s),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// One head's forward pass as the page draws it (every intermediate).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceView {
+    #[serde(serialize_with = "ser::matrix")]
+    pub q: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub k: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub v: Matrix,
+    pub scale: f64,
+    #[serde(serialize_with = "ser::matrix")]
+    pub scores: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub masked_scores: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub weights: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub out: Matrix,
+    pub fully_masked_rows: Vec<usize>,
+}
+
+impl From<HeadTrace> for TraceView {
+    fn from(t: HeadTrace) -> TraceView {
+        TraceView {
+            q: t.q,
+            k: t.k,
+            v: t.v,
+            scale: t.scale,
+            scores: t.scores,
+            masked_scores: t.masked_scores,
+            weights: t.weights,
+            out: t.out,
+            fully_masked_rows: t.fully_masked_rows,
+        }
+    }
+}
+
+/// Checks a head's trace for overflow so the learner hears why, not NaN.
+pub(crate) fn clean_trace(t: HeadTrace) -> Result<TraceView, LessonError> {
+    let finite = [&t.q, &t.k, &t.v, &t.scores, &t.weights, &t.out]
+        .iter()
+        .all(|m| m.is_finite());
+    if !t.overflow_rows.is_empty() || !finite {
+        return fail(
+            "the numbers grew too large to compute (a score overflowed): use smaller weights or inputs",
+        );
+    }
+    Ok(TraceView::from(t))
+}
+
+/// Max |a − b| over two equal-length slices (∞ if lengths differ or NaN appears).
+pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
+    if a.len() != b.len() {
+        return f64::INFINITY;
+    }
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let d = (x - y).abs();
+            if d.is_nan() {
+                f64::INFINITY
+            } else {
+                d
+            }
+        })
+        .fold(0.0, f64::max)
+}
