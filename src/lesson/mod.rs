@@ -9,12 +9,21 @@
 //! contract of the wasm boundary. Functions that take learner input return
 //! `Result<_, LessonError>` whose message says what to change.
 
+pub mod answers;
+pub mod backward;
 pub mod bigram;
 pub mod content;
+pub mod exercise;
 pub mod head_extras;
 pub mod ladder;
+mod lesson1_data;
+pub mod multihead;
+pub mod notes;
 pub mod position;
+pub mod practice;
+pub mod proofs;
 pub mod rng;
+pub mod scaling;
 
 use std::fmt;
 

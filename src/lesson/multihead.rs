@@ -1,0 +1,125 @@
+//! §6 bonus: batched multi-head attention on (B, H, T, d_k) tensors, the way
+//! `@` and `transpose(-2, -1)` treat leading axes as batch, checked against
+//! the per-head reference `attention::attend` on each (b, h) slice.
+//!
+//! B = batch, H = heads, T = time, d = head size (d_k = d_v). Tensors are
+//! flat row-major buffers: element (b, h, t, i) is at ((b·H + h)·T + t)·d + i.
+
+use serde::Serialize;
+
+use super::rng::Rng;
+use super::{check_size, ser, LessonError};
+use crate::attention::attend;
+use crate::tensor::{causal_mask, Mask, Matrix};
+
+/// (B, H, T, d) ×3 flat -> (B, H, T, d): softmax(q kᵀ/√d, causal) v by index
+/// arithmetic over the flat buffers (one pass per (b, h, t), like llm.c).
+pub fn sdpa_batched(q: &[f64], k: &[f64], v: &[f64], shape: [usize; 4], causal: bool) -> Vec<f64> {
+    let [b_len, h_len, t_len, d] = shape;
+    let n = b_len * h_len * t_len * d;
+    assert!(
+        q.len() == n && k.len() == n && v.len() == n,
+        "sdpa_batched: shape"
+    );
+    let scale = 1.0 / (d as f64).sqrt();
+    let mut out = vec![0.0; n];
+    let mut att = vec![0.0; t_len]; // (T,) one row of weights
+    for bh in 0..b_len * h_len {
+        let base = bh * t_len * d;
+        for t in 0..t_len {
+            let q_t = &q[base + t * d..base + (t + 1) * d];
+            let last = if causal { t } else { t_len - 1 };
+            let mut max = f64::NEG_INFINITY;
+            for (s, a) in att.iter_mut().enumerate().take(last + 1) {
+                let k_s = &k[base + s * d..base + (s + 1) * d];
+                *a = q_t.iter().zip(k_s).map(|(x, y)| x * y).sum::<f64>() * scale;
+                max = max.max(*a);
+            }
+            let mut sum = 0.0;
+            for a in att.iter_mut().take(last + 1) {
+                *a = (*a - max).exp();
+                sum += *a;
+            }
+            let o = &mut out[base + t * d..base + (t + 1) * d];
+            for (s, a) in att.iter().enumerate().take(last + 1) {
+                let v_s = &v[base + s * d..base + (s + 1) * d];
+                for (oi, vi) in o.iter_mut().zip(v_s) {
+                    *oi += a / sum * vi;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// (B, H, T, d) flat -> the (T, d) slice of head h of batch b.
+pub fn head_slice(x: &[f64], shape: [usize; 4], b: usize, h: usize) -> Matrix {
+    let [_, h_len, t_len, d] = shape;
+    let base = (b * h_len + h) * t_len * d;
+    Matrix::from_vec(t_len, d, x[base..base + t_len * d].to_vec()).expect("slice")
+}
+
+/// The batched path against the per-head reference.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MultiHeadCheck {
+    /// [B, H, T, d_k]
+    pub shape: [usize; 4],
+    /// max |batched − reference| over every element (the lesson asks ≤ 1e-6).
+    pub max_err: f64,
+    pub allclose: bool,
+    /// (T, T) weights of head (0, 0), for drawing.
+    #[serde(serialize_with = "ser::matrix")]
+    pub head0_weights: Matrix,
+    /// (T, d) output of head (0, 0) from the batched path.
+    #[serde(serialize_with = "ser::matrix")]
+    pub head0_out: Matrix,
+}
+
+/// seed, shape (B ≤ 8, H ≤ 8, T ≤ 32, d ≤ 64) -> q, k, v ~ N(0, 1); batched vs per-head.
+pub fn multihead_check(
+    seed: u64,
+    shape: [usize; 4],
+    causal: bool,
+) -> Result<MultiHeadCheck, LessonError> {
+    let [b_len, h_len, t_len, d] = shape;
+    check_size("B", b_len, 8)?;
+    check_size("H", h_len, 8)?;
+    check_size("T", t_len, 32)?;
+    check_size("d_k", d, 64)?;
+    let n = b_len * h_len * t_len * d;
+    let mut rng = Rng::new(seed);
+    let mut draw = || (0..n).map(|_| rng.normal()).collect::<Vec<f64>>();
+    let (q, k, v) = (draw(), draw(), draw());
+    let batched = sdpa_batched(&q, &k, &v, shape, causal);
+    let mask = if causal {
+        causal_mask(t_len, t_len)
+    } else {
+        Mask::none(t_len, t_len)
+    };
+    let scale = 1.0 / (d as f64).sqrt();
+    let mut max_err: f64 = 0.0;
+    let mut head0_weights = Matrix::zeros(t_len, t_len);
+    for b in 0..b_len {
+        for h in 0..h_len {
+            let reference = attend(
+                head_slice(&q, shape, b, h),
+                head_slice(&k, shape, b, h),
+                head_slice(&v, shape, b, h),
+                &mask,
+                scale,
+            );
+            let mine = head_slice(&batched, shape, b, h);
+            max_err = max_err.max(mine.max_abs_diff(&reference.out));
+            if b == 0 && h == 0 {
+                head0_weights = reference.weights;
+            }
+        }
+    }
+    Ok(MultiHeadCheck {
+        shape,
+        max_err,
+        allclose: max_err <= 1e-6,
+        head0_weights,
+        head0_out: head_slice(&batched, shape, 0, 0),
+    })
+}
