@@ -1,0 +1,57 @@
+//! §1 bindings: the count bigram on the page's corpus, parameter counts,
+//! the examples inside one chunk.
+
+use wasm_bindgen::prelude::*;
+
+use super::{out, reply};
+use crate::lesson::bigram::{param_counts, training_examples, Bigram};
+
+/// A count bigram built once from the corpus text the page fetched.
+#[wasm_bindgen]
+pub struct BigramLab {
+    model: Bigram,
+}
+
+#[wasm_bindgen]
+impl BigramLab {
+    /// `new BigramLab(corpusText)`: counts every consecutive character pair;
+    /// throws when the text has fewer than 2 characters or too many symbols.
+    #[wasm_bindgen(constructor)]
+    pub fn new(corpus: &str) -> Result<BigramLab, JsError> {
+        let model = Bigram::from_corpus(corpus).map_err(|e| JsError::new(&e.0))?;
+        Ok(BigramLab { model })
+    }
+
+    /// `{ vocab_size, vocab: string[] }` in index order (itos).
+    pub fn vocab(&self) -> Result<JsValue, JsError> {
+        #[derive(serde::Serialize)]
+        struct Vocab {
+            vocab_size: usize,
+            vocab: Vec<String>,
+        }
+        out(&Vocab {
+            vocab_size: self.model.vocab_size(),
+            vocab: self.model.vocab().iter().map(|c| c.to_string()).collect(),
+        })
+    }
+
+    /// `compare(["hou", "you", "thou"], 3)` -> `{ vocab_size, all_identical, words: [{ word,
+    /// indices, last_char, last_index, logits, top: [{ char, index, count, prob, logit }],
+    /// identical_to_first }] }`; throws naming a character outside the vocabulary.
+    pub fn compare(&self, words: Vec<String>, k: usize) -> Result<JsValue, JsError> {
+        reply(self.model.compare(&words, k))
+    }
+}
+
+/// `bigramParams(65, 32)` -> `{ vocab_size, n_embd, bigram, wte, lm_head_weight,
+/// lm_head_bias, split, initial_loss, init_bound }` (4225, 4225, ln 65, 1/√32).
+#[wasm_bindgen(js_name = bigramParams)]
+pub fn bigram_params(vocab_size: u32, n_embd: u32) -> Result<JsValue, JsError> {
+    reply(param_counts(vocab_size.into(), n_embd.into()))
+}
+
+/// `trainingExamples("Let's hea")` -> `[{ context, target }]`, one per position.
+#[wasm_bindgen(js_name = trainingExamples)]
+pub fn training_examples_js(chunk: &str) -> Result<JsValue, JsError> {
+    reply(training_examples(chunk))
+}
