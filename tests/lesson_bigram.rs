@@ -4,6 +4,7 @@
 mod common;
 
 use attention_playground::lesson::bigram::{param_counts, training_examples, Bigram};
+use attention_playground::lesson::init_loss::{corpus_loss, initial_losses};
 use common::Rng;
 
 /// Tiny Shakespeare's 65 symbols, in sorted order.
@@ -117,4 +118,32 @@ fn a_corpus_with_too_many_symbols_is_refused_before_counting() {
         .collect();
     let e = Bigram::from_corpus(&text).unwrap_err();
     assert!(e.0.contains("1100 distinct characters"), "{e}");
+}
+
+#[test]
+fn the_split_model_starts_near_ln_v_and_counting_goes_below() {
+    // Every pair occurs: the random logits of all 65 rows are averaged.
+    let model = Bigram::from_corpus(&corpus(5, 50_000)).unwrap();
+    for seed in 0..5 {
+        let l = initial_losses(&model, 32, seed).unwrap();
+        assert_eq!(format!("{:.2}", l.uniform), "4.17");
+        // N(0, 1) logits cost ≈ ln V + ½; U(±1/√32) weights give logit variance 1/3.
+        assert!(
+            l.uniform < l.split_init && l.split_init < l.bigram_init,
+            "{l:?}"
+        );
+        assert!(l.split_init - l.uniform < 0.3, "{l:?}");
+        assert!(l.bigram_init - l.uniform > 0.3, "{l:?}");
+    }
+    assert!(initial_losses(&model, 0, 0).is_err());
+    // Uniform logits cost exactly ln V on any corpus.
+    let zeros = attention_playground::tensor::Matrix::zeros(65, 65);
+    assert!((corpus_loss(&model, &zeros) - 65f64.ln()).abs() < 1e-12);
+    let text = format!(
+        "{VOCAB65}{}",
+        "First Citizen: we are accounted poor citizens. ".repeat(200)
+    );
+    let model = Bigram::from_corpus(&text).unwrap();
+    let l = initial_losses(&model, 32, 0).unwrap();
+    assert!(l.count_model < 1.5, "a repeated phrase is easy: {l:?}");
 }

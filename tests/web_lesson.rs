@@ -97,6 +97,13 @@ fn bigram_gives_identical_logits_and_names_unknown_characters() {
         "after u comes a space here"
     );
     assert!(lab.compare(vec!["hé".to_string()], 3).is_err());
+    let l: Value = read(lab.initial_losses(32, 1));
+    let (u, s) = (
+        l["uniform"].as_f64().unwrap(),
+        l["split_init"].as_f64().unwrap(),
+    );
+    assert!(u < s && s < l["bigram_init"].as_f64().unwrap());
+    assert!(lab.initial_losses(0, 1).is_err());
     assert!(BigramLab::new("a").is_err());
     let p: Value = read(bigram_params(65, 32));
     assert_eq!(

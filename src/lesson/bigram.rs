@@ -103,6 +103,11 @@ impl Bigram {
         self.vocab.len()
     }
 
+    /// N[a][b]: how often character b follows character a in the corpus.
+    pub fn count(&self, a: usize, b: usize) -> u64 {
+        self.counts[a * self.vocab.len() + b]
+    }
+
     /// idx[t] = stoi[word[t]]; errors name the first character not in the vocabulary.
     pub fn encode(&self, word: &str) -> Result<Vec<usize>, LessonError> {
         word.chars()

@@ -15,6 +15,7 @@ pub mod bigram;
 pub mod content;
 pub mod exercise;
 pub mod head_extras;
+pub mod init_loss;
 pub mod ladder;
 mod lesson1_data;
 pub mod multihead;

@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{out, reply};
 use crate::lesson::bigram::{param_counts, training_examples, Bigram};
+use crate::lesson::init_loss::initial_losses;
 
 /// A count bigram built once from the corpus text the page fetched.
 #[wasm_bindgen]
@@ -40,6 +41,13 @@ impl BigramLab {
     /// identical_to_first }] }`; throws naming a character outside the vocabulary.
     pub fn compare(&self, words: Vec<String>, k: usize) -> Result<JsValue, JsError> {
         reply(self.model.compare(&words, k))
+    }
+
+    /// `initialLosses(32, seed)` -> `{ vocab_size, n_embd, uniform (ln V), bigram_init,
+    /// split_init, count_model }`: mean cross-entropy over the corpus at PyTorch's init.
+    #[wasm_bindgen(js_name = initialLosses)]
+    pub fn initial_losses(&self, n_embd: usize, seed: u32) -> Result<JsValue, JsError> {
+        reply(initial_losses(&self.model, n_embd, seed.into()))
     }
 }
 
