@@ -340,14 +340,22 @@ fn cmd_profile(a: &Args) -> Result<(), String> {
         ));
     }
     let (mut att, mut pre, qkv) = (z(b * nh * t * t), z(b * nh * t * t), z(bt * 3 * c));
-    let (mut dqkv, mut r1, mut r2) = (z(bt * 3 * c), z(t), z(t));
+    let (mut dqkv, mut scratch) = (z(bt * 3 * c), z(ops::attention_scratch_len(t, c / nh)));
     let f = time_ms(reps, || {
-        ops::attention_forward(&mut out, &mut pre, &mut att, &qkv, b, t, c, nh, true)
+        ops::attention_forward(
+            &mut out,
+            &mut pre,
+            &mut att,
+            &qkv,
+            b,
+            t,
+            c,
+            nh,
+            true,
+        )
     });
     let g = time_ms(reps, || {
-        ops::attention_backward(
-            &mut dqkv, &inp, &qkv, &att, &mut r1, &mut r2, b, t, c, nh, true,
-        )
+        ops::attention_backward(&mut dqkv, &inp, &qkv, &att, &mut scratch, b, t, c, nh, true)
     });
     rows.push(("attention fwd".into(), f * l as f64));
     rows.push(("attention bwd".into(), g * l as f64));
@@ -406,6 +414,23 @@ fn cmd_profile(a: &Args) -> Result<(), String> {
     rows.push(("crossentropy fwd".into(), f));
     rows.push(("crossentropy bwd".into(), g));
     let total: f64 = rows.iter().map(|r| r.1).sum();
+    if let Ok(path) = a.required("data") {
+        // the whole passes, on a real batch
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+        let mut tr = Trainer::new(&text, hp.clone(), 1337).map_err(|e| e.to_string())?;
+        tr.next_batch();
+        tr.step_batch();
+        let (x, y) = (tr.acts.clone(), ());
+        let _ = (x, y);
+        let ids: Vec<u32> = tr.data.train[..bt + 1].to_vec();
+        let (xi, yi) = (&ids[..bt], &ids[1..]);
+        let f = time_ms(reps, || {
+            tr.model.forward(&mut tr.acts, xi, Some(yi), b, t);
+        });
+        let g = time_ms(reps, || tr.model.backward(&tr.acts, &mut tr.dacts, xi, yi));
+        let o = time_ms(reps, || tr.opt.step(&mut tr.model.params, &tr.model.grads));
+        println!("whole passes: forward {f:.4} ms, backward (incl. zeroing) {g:.4} ms, AdamW {o:.4} ms, sum {:.4} ms", f + g + o);
+    }
     println!(
         "{preset} (B={b}, T={t}, C={c}, L={l}), simd {}: per step, each op timed alone",
         kernels::simd_level()

@@ -44,7 +44,7 @@ fn detect() -> u8 {
 }
 
 #[inline]
-fn level() -> u8 {
+pub(crate) fn level() -> u8 {
     #[cfg(target_arch = "x86_64")]
     {
         let l = LEVEL.load(Ordering::Relaxed);
@@ -63,18 +63,18 @@ fn level() -> u8 {
 /// wrappers are plain fns (not closures) so the body inlines into code built with the
 /// features; otherwise `mul_add` would become a call to libm's fmaf.
 macro_rules! dispatch {
-    ($body:ident, ($($arg:ident: $ty:ty),*)) => {{
+    ($body:ident, ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {{
         #[cfg(target_arch = "x86_64")]
         {
             #[target_feature(enable = "avx512f,avx2,fma")]
-            unsafe fn avx512($($arg: $ty),*) {
+            unsafe fn avx512($($arg: $ty),*) $(-> $ret)? {
                 $body::<true, 4, 32>($($arg),*)
             }
             #[target_feature(enable = "avx2,fma")]
-            unsafe fn avx2($($arg: $ty),*) {
+            unsafe fn avx2($($arg: $ty),*) $(-> $ret)? {
                 $body::<true, 4, 16>($($arg),*)
             }
-            match level() {
+            match $crate::gpt::kernels::level() {
                 // SAFETY: `level()` saw these features on this CPU.
                 3 => return unsafe { avx512($($arg),*) },
                 2 => return unsafe { avx2($($arg),*) },
@@ -85,9 +85,11 @@ macro_rules! dispatch {
     }};
 }
 
+pub(crate) use dispatch;
+
 /// a·b + c, fused when the instantiation has FMA (wasm's simd128 and SSE2 do not).
 #[inline(always)]
-fn fmadd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+pub(crate) fn fmadd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
     if FMA {
         a.mul_add(b, c)
     } else {
@@ -306,6 +308,80 @@ fn tn_tile1<const FMA: bool, const W: usize>(
         }
     }
     add_row(c, i0, p, j0, &c0);
+}
+
+/// Σ a·b with 8 independent lanes (then a tail), so the loop vectorises; a plain
+/// `.sum()` is a serial chain in IEEE order and does not.
+#[inline(always)]
+pub fn dot<const FMA: bool>(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0f32; 8];
+    for (ac, bc) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for j in 0..8 {
+            acc[j] = fmadd::<FMA>(ac[j], bc[j], acc[j]);
+        }
+    }
+    let tail = n / 8 * 8;
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (&x, &y) in a[tail..].iter().zip(&b[tail..]) {
+        sum = fmadd::<FMA>(x, y, sum);
+    }
+    sum
+}
+
+/// Σ x with 8 independent lanes (then a tail).
+#[inline(always)]
+pub fn sum(x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    for c in x.chunks_exact(8) {
+        for j in 0..8 {
+            acc[j] += c[j];
+        }
+    }
+    let tail = x.len() / 8 * 8;
+    let s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    x[tail..].iter().fold(s, |s, &v| s + v)
+}
+
+/// max x (−∞ for an empty slice) with 8 independent lanes.
+#[inline(always)]
+pub fn max(x: &[f32]) -> f32 {
+    let mut acc = [f32::NEG_INFINITY; 8];
+    for c in x.chunks_exact(8) {
+        for j in 0..8 {
+            acc[j] = if c[j] > acc[j] { c[j] } else { acc[j] };
+        }
+    }
+    let tail = x.len() / 8 * 8;
+    let m = acc.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    x[tail..].iter().fold(m, |m, &v| m.max(v))
+}
+
+/// out = e^(x − shift) element-wise; returns Σ out. Two loops: the exp loop has no
+/// running sum in it, so it vectorises.
+#[inline(always)]
+pub fn exp_shifted(out: &mut [f32], x: &[f32], shift: f32) -> f32 {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = exp(v - shift);
+    }
+    sum(&out[..x.len().min(out.len())])
+}
+
+/// y += alpha·x, in chunks of 8 (then a tail).
+#[inline(always)]
+pub fn axpy<const FMA: bool>(y: &mut [f32], alpha: f32, x: &[f32]) {
+    let n = y.len().min(x.len());
+    let (y, x) = (&mut y[..n], &x[..n]);
+    let tail = n / 8 * 8;
+    for (yc, xc) in y.chunks_exact_mut(8).zip(x.chunks_exact(8)) {
+        for j in 0..8 {
+            yc[j] = fmadd::<FMA>(alpha, xc[j], yc[j]);
+        }
+    }
+    for (yv, &xv) in y[tail..].iter_mut().zip(&x[tail..]) {
+        *yv = fmadd::<FMA>(alpha, xv, *yv);
+    }
 }
 
 /// out (cols×rows) = inp (rows×cols)ᵀ.

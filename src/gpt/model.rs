@@ -150,16 +150,31 @@ impl Activations {
 #[derive(Clone, Debug)]
 pub struct ActGrads {
     pub acts: Activations,
-    datt_row: Vec<f32>,    // (T) scratch for attention_backward
-    dpreatt_row: Vec<f32>, // (T)
+    attn_scratch: Vec<f32>, // scratch for attention_backward
 }
 
 impl ActGrads {
     pub fn new(cfg: &GptConfig, b_max: usize, t_max: usize) -> ActGrads {
+        let mut acts = Activations::new(cfg, b_max, t_max);
+        // attention_backward keeps its (T) rows in scratch and LayerNorm's statistics have
+        // no gradient: those buffers stay empty, so they cost neither memory nor zeroing
+        let unused = |a: &mut BlockActs| {
+            for buf in [
+                &mut a.preatt,
+                &mut a.att,
+                &mut a.ln_1_mean,
+                &mut a.ln_1_rstd,
+                &mut a.ln_2_mean,
+                &mut a.ln_2_rstd,
+            ] {
+                *buf = Vec::new();
+            }
+        };
+        acts.blocks.iter_mut().for_each(unused);
+        (acts.probs, acts.losses, acts.ln_f_mean, acts.ln_f_rstd) = Default::default();
         ActGrads {
-            acts: Activations::new(cfg, b_max, t_max),
-            datt_row: vec![0.0; t_max],
-            dpreatt_row: vec![0.0; t_max],
+            acts,
+            attn_scratch: vec![0.0; attention_scratch_len(t_max, cfg.head_size())],
         }
     }
 
@@ -519,8 +534,7 @@ impl Gpt {
                 &da.atty,
                 &a.qkv,
                 &a.att,
-                &mut dacts.datt_row,
-                &mut dacts.dpreatt_row,
+                &mut dacts.attn_scratch,
                 b,
                 t,
                 c,

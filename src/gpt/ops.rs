@@ -6,7 +6,7 @@
 //! differentiates and accumulates into its `d*` outputs with `+=`; the caller zeroes them
 //! once per step. An empty bias slice means "no bias" (`bias=False`).
 
-use super::kernels;
+use super::kernels::{self, dispatch};
 
 /// encoded (B,T,C) = wte[idx] (V,C) + wpe[t] (block_size,C); idx (B,T).
 pub fn encoder_forward(
@@ -157,12 +157,37 @@ pub fn matmul_backward(
     }
 }
 
+/// Scratch floats the attention pair needs for sequences of t tokens and head size hs.
+pub fn attention_scratch_len(t: usize, hs: usize) -> usize {
+    hs + 2 * t
+}
+
 /// Causal (or, with `causal` false, full) multi-head self-attention.
 /// qkv (B,T,3C) rows [q | k | v], head h = columns h·HS..(h+1)·HS of each;
 /// preatt, att (B,NH,T,T): scaled scores q·k/√HS and their softmax (masked cells −inf, 0);
 /// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS.
 #[allow(clippy::too_many_arguments)]
 pub fn attention_forward(
+    out: &mut [f32],
+    preatt: &mut [f32],
+    att: &mut [f32],
+    qkv: &[f32],
+    b: usize,
+    t: usize,
+    c: usize,
+    nh: usize,
+    causal: bool,
+) {
+    dispatch!(
+        attention_forward_body,
+        (out: &mut [f32], preatt: &mut [f32], att: &mut [f32], qkv: &[f32],
+         b: usize, t: usize, c: usize, nh: usize, causal: bool)
+    )
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn attention_forward_body<const FMA: bool, const R: usize, const W: usize>(
     out: &mut [f32],
     preatt: &mut [f32],
     att: &mut [f32],
@@ -183,42 +208,58 @@ pub fn attention_forward(
                 let (pre, w) = (&mut preatt[row..row + t], &mut att[row..row + t]);
                 let q = &qkv_b[ti * 3 * c + h * hs..][..hs];
                 let visible = if causal { ti + 1 } else { t };
-                let mut maxval = f32::NEG_INFINITY;
+                // preatt = (q · k) · scale for the visible keys
                 for (t2, p) in pre[..visible].iter_mut().enumerate() {
                     let k = &qkv_b[t2 * 3 * c + c + h * hs..][..hs];
-                    *p = q.iter().zip(k).map(|(&a, &b)| a * b).sum::<f32>() * scale;
-                    maxval = maxval.max(*p);
+                    *p = kernels::dot::<FMA>(q, k) * scale;
                 }
                 pre[visible..].fill(f32::NEG_INFINITY);
-                let mut sum = 0.0f32;
-                for (wv, &p) in w[..visible].iter_mut().zip(&pre[..visible]) {
-                    *wv = kernels::exp(p - maxval);
-                    sum += *wv;
-                }
-                let inv = 1.0 / sum;
+                // att = softmax(preatt)
+                let maxval = kernels::max(&pre[..visible]);
+                let inv = 1.0 / kernels::exp_shifted(&mut w[..visible], &pre[..visible], maxval);
                 w[..visible].iter_mut().for_each(|wv| *wv *= inv);
                 w[visible..].fill(0.0);
+                // out = Σ_t2 att[t2] · v[t2]
                 let o = &mut out[(bi * t + ti) * c + h * hs..][..hs];
                 o.fill(0.0);
                 for (t2, &wv) in w[..visible].iter().enumerate() {
-                    let v = &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
-                    o.iter_mut().zip(v).for_each(|(ov, &vv)| *ov += wv * vv);
+                    kernels::axpy::<FMA>(o, wv, &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs]);
                 }
             }
         }
     }
 }
 
-/// dqkv (B,T,3C) += from dout (B,T,C), with the forward's att (B,NH,T,T).
-/// datt_row, dpreatt_row (T) are scratch.
+/// dqkv (B,T,3C) += from dout (B,T,C), with the forward's att (B,NH,T,T);
+/// scratch: `attention_scratch_len(T, HS)` floats.
 #[allow(clippy::too_many_arguments)]
 pub fn attention_backward(
     dqkv: &mut [f32],
     dout: &[f32],
     qkv: &[f32],
     att: &[f32],
-    datt_row: &mut [f32],
-    dpreatt_row: &mut [f32],
+    scratch: &mut [f32],
+    b: usize,
+    t: usize,
+    c: usize,
+    nh: usize,
+    causal: bool,
+) {
+    dispatch!(
+        attention_backward_body,
+        (dqkv: &mut [f32], dout: &[f32], qkv: &[f32], att: &[f32], scratch: &mut [f32],
+         b: usize, t: usize, c: usize, nh: usize, causal: bool)
+    )
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn attention_backward_body<const FMA: bool, const R: usize, const W: usize>(
+    dqkv: &mut [f32],
+    dout: &[f32],
+    qkv: &[f32],
+    att: &[f32],
+    scratch: &mut [f32],
     b: usize,
     t: usize,
     c: usize,
@@ -227,6 +268,9 @@ pub fn attention_backward(
 ) {
     let hs = c / nh;
     let scale = (1.0 / (hs as f64).sqrt()) as f32;
+    let (dq, rest) = scratch.split_at_mut(hs); // (HS) dq of one query
+    let (datt, rest) = rest.split_at_mut(t); // (T)
+    let dpreatt = &mut rest[..t]; // (T)
     for bi in 0..b {
         let off = bi * t * 3 * c;
         let (qkv_b, dqkv_b) = (&qkv[off..][..t * 3 * c], &mut dqkv[off..][..t * 3 * c]);
@@ -235,32 +279,32 @@ pub fn attention_backward(
                 let w = &att[((bi * nh + h) * t + ti) * t..][..t];
                 let d_o = &dout[(bi * t + ti) * c + h * hs..][..hs];
                 let visible = if causal { ti + 1 } else { t };
-                let (datt, dpre) = (&mut datt_row[..visible], &mut dpreatt_row[..visible]);
+                let (datt, dpre, w) =
+                    (&mut datt[..visible], &mut dpreatt[..visible], &w[..visible]);
                 // out = Σ_t2 att[t2] · v[t2]
-                for (t2, da) in datt.iter_mut().enumerate() {
-                    let v = &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
-                    *da = v.iter().zip(d_o).map(|(&a, &b)| a * b).sum::<f32>();
-                    let dv = &mut dqkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs];
-                    dv.iter_mut().zip(d_o).for_each(|(g, &x)| *g += w[t2] * x);
+                for (t2, (da, &wv)) in datt.iter_mut().zip(w).enumerate() {
+                    let v_off = t2 * 3 * c + 2 * c + h * hs;
+                    *da = kernels::dot::<FMA>(&qkv_b[v_off..][..hs], d_o);
+                    kernels::axpy::<FMA>(&mut dqkv_b[v_off..][..hs], wv, d_o);
                 }
                 // att = softmax(preatt): dpreatt = att ⊙ (datt − Σ att·datt)
-                let dot: f32 = w[..visible]
-                    .iter()
-                    .zip(datt.iter())
-                    .map(|(&a, &b)| a * b)
-                    .sum();
-                for ((dp, &wv), &da) in dpre.iter_mut().zip(&w[..visible]).zip(datt.iter()) {
+                let dot = kernels::dot::<FMA>(w, datt);
+                for ((dp, &wv), &da) in dpre.iter_mut().zip(w).zip(datt.iter()) {
                     *dp = wv * (da - dot);
                 }
                 // preatt = (q · k) · scale
+                let q_off = ti * 3 * c + h * hs;
+                dq.fill(0.0);
                 for (t2, &dp) in dpre.iter().enumerate() {
-                    let g = dp * scale;
-                    let (qo, ko) = (ti * 3 * c + h * hs, t2 * 3 * c + c + h * hs);
-                    for i in 0..hs {
-                        dqkv_b[qo + i] += g * qkv_b[ko + i];
-                        dqkv_b[ko + i] += g * qkv_b[qo + i];
-                    }
+                    let k_off = t2 * 3 * c + c + h * hs;
+                    kernels::axpy::<FMA>(dq, dp * scale, &qkv_b[k_off..][..hs]);
+                    kernels::axpy::<FMA>(
+                        &mut dqkv_b[k_off..][..hs],
+                        dp * scale,
+                        &qkv_b[q_off..][..hs],
+                    );
                 }
+                kernels::axpy::<FMA>(&mut dqkv_b[q_off..][..hs], 1.0, dq);
             }
         }
     }
@@ -302,18 +346,29 @@ pub fn crossentropy_forward(
     targets: Option<&[u32]>,
     v: usize,
 ) -> Option<f32> {
+    dispatch!(
+        crossentropy_forward_body,
+        (losses: &mut [f32], probs: &mut [f32], logits: &[f32], targets: Option<&[u32]>, v: usize)
+            -> Option<f32>
+    )
+}
+
+#[inline(always)]
+fn crossentropy_forward_body<const FMA: bool, const R: usize, const W: usize>(
+    losses: &mut [f32],
+    probs: &mut [f32],
+    logits: &[f32],
+    targets: Option<&[u32]>,
+    v: usize,
+) -> Option<f32> {
     let mut total = 0.0f64;
     for (n, (p, l)) in probs
         .chunks_exact_mut(v)
         .zip(logits.chunks_exact(v))
         .enumerate()
     {
-        let maxval = l.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-        let mut sum = 0.0f32;
-        for (pi, &li) in p.iter_mut().zip(l) {
-            *pi = kernels::exp(li - maxval);
-            sum += *pi;
-        }
+        let maxval = kernels::max(l);
+        let sum = kernels::exp_shifted(p, l, maxval);
         let inv = 1.0 / sum;
         p.iter_mut().for_each(|pi| *pi *= inv);
         if let Some(y) = targets {
