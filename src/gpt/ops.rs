@@ -56,14 +56,40 @@ pub fn layernorm_forward(
     bias: &[f32],
     c: usize,
 ) {
+    dispatch!(
+        layernorm_forward_body,
+        (out: &mut [f32], mean: &mut [f32], rstd: &mut [f32], inp: &[f32], weight: &[f32],
+         bias: &[f32], c: usize)
+    )
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn layernorm_forward_body<const FMA: bool, const R: usize, const W: usize>(
+    out: &mut [f32],
+    mean: &mut [f32],
+    rstd: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: &[f32],
+    c: usize,
+) {
+    let weight = &weight[..c];
     let rows = out.chunks_exact_mut(c).zip(inp.chunks_exact(c));
     for ((o, x), (m, s)) in rows.zip(mean.iter_mut().zip(rstd.iter_mut())) {
-        let mu = x.iter().sum::<f32>() / c as f32;
-        let var = x.iter().map(|&v| (v - mu) * (v - mu)).sum::<f32>() / c as f32;
+        let mu = kernels::sum(x) / c as f32;
+        for (oj, &xj) in o.iter_mut().zip(x) {
+            *oj = xj - mu; // centred, reused for the variance
+        }
+        let var = kernels::dot::<FMA>(o, o) / c as f32;
         let r = 1.0 / (var + 1e-5).sqrt();
-        for (j, (oj, &xj)) in o.iter_mut().zip(x).enumerate() {
-            let b = if bias.is_empty() { 0.0 } else { bias[j] };
-            *oj = (xj - mu) * r * weight[j] + b;
+        if bias.is_empty() {
+            o.iter_mut()
+                .zip(weight)
+                .for_each(|(oj, &w)| *oj = *oj * r * w);
+        } else {
+            let it = o.iter_mut().zip(weight).zip(&bias[..c]);
+            it.for_each(|((oj, &w), &b)| *oj = *oj * r * w + b);
         }
         (*m, *s) = (mu, r);
     }
@@ -82,25 +108,48 @@ pub fn layernorm_backward(
     rstd: &[f32],
     c: usize,
 ) {
+    dispatch!(
+        layernorm_backward_body,
+        (dinp: &mut [f32], dweight: &mut [f32], dbias: &mut [f32], dout: &[f32], inp: &[f32],
+         weight: &[f32], mean: &[f32], rstd: &[f32], c: usize)
+    )
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn layernorm_backward_body<const FMA: bool, const R: usize, const W: usize>(
+    dinp: &mut [f32],
+    dweight: &mut [f32],
+    dbias: &mut [f32],
+    dout: &[f32],
+    inp: &[f32],
+    weight: &[f32],
+    mean: &[f32],
+    rstd: &[f32],
+    c: usize,
+) {
+    let (weight, dweight) = (&weight[..c], &mut dweight[..c]);
     let rows = dinp
         .chunks_exact_mut(c)
         .zip(dout.chunks_exact(c))
         .zip(inp.chunks_exact(c));
     for (((dx, dy), x), (&mu, &r)) in rows.zip(mean.iter().zip(rstd)) {
         // out = norm · weight + bias with norm = (x − mean) · rstd
-        let (mut dnorm_mean, mut dnorm_norm_mean) = (0.0f32, 0.0f32);
-        for j in 0..c {
-            let dnorm = weight[j] * dy[j];
-            dnorm_mean += dnorm;
-            dnorm_norm_mean += dnorm * (x[j] - mu) * r;
+        let (mut dnorm_mean, mut dnorm_norm_mean) = ([0.0f32; 8], [0.0f32; 8]);
+        for ((wc, dyc), xc) in weight.chunks(8).zip(dy.chunks(8)).zip(x.chunks(8)) {
+            for j in 0..wc.len() {
+                let dnorm = wc[j] * dyc[j];
+                dnorm_mean[j] += dnorm;
+                dnorm_norm_mean[j] += dnorm * (xc[j] - mu) * r;
+            }
         }
-        dnorm_mean /= c as f32;
-        dnorm_norm_mean /= c as f32;
+        let dnorm_mean = kernels::sum(&dnorm_mean) / c as f32;
+        let dnorm_norm_mean = kernels::sum(&dnorm_norm_mean) / c as f32;
+        if !dbias.is_empty() {
+            dbias[..c].iter_mut().zip(dy).for_each(|(g, &d)| *g += d);
+        }
         for j in 0..c {
             let norm = (x[j] - mu) * r;
-            if !dbias.is_empty() {
-                dbias[j] += dy[j];
-            }
             dweight[j] += norm * dy[j];
             // d(norm)/d(x) through x itself, the mean and the rstd
             dx[j] += (weight[j] * dy[j] - dnorm_mean - norm * dnorm_norm_mean) * r;
