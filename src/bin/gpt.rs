@@ -342,17 +342,7 @@ fn cmd_profile(a: &Args) -> Result<(), String> {
     let (mut att, mut pre, qkv) = (z(b * nh * t * t), z(b * nh * t * t), z(bt * 3 * c));
     let (mut dqkv, mut scratch) = (z(bt * 3 * c), z(ops::attention_scratch_len(t, c / nh)));
     let f = time_ms(reps, || {
-        ops::attention_forward(
-            &mut out,
-            &mut pre,
-            &mut att,
-            &qkv,
-            b,
-            t,
-            c,
-            nh,
-            true,
-        )
+        ops::attention_forward(&mut out, &mut pre, &mut att, &qkv, b, t, c, nh, true)
     });
     let g = time_ms(reps, || {
         ops::attention_backward(&mut dqkv, &inp, &qkv, &att, &mut scratch, b, t, c, nh, true)
@@ -420,8 +410,6 @@ fn cmd_profile(a: &Args) -> Result<(), String> {
         let mut tr = Trainer::new(&text, hp.clone(), 1337).map_err(|e| e.to_string())?;
         tr.next_batch();
         tr.step_batch();
-        let (x, y) = (tr.acts.clone(), ());
-        let _ = (x, y);
         let ids: Vec<u32> = tr.data.train[..bt + 1].to_vec();
         let (xi, yi) = (&ids[..bt], &ids[1..]);
         let f = time_ms(reps, || {
