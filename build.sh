@@ -135,6 +135,10 @@ run_tests() {
   cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
   step "layer 1: native cargo test"
   cargo test
+  # The debug profile replays 1 of the small GPT's 10 AdamW steps (the full
+  # replay takes ~40 s unoptimised); the release build checks all ten.
+  step "layer 1b: GPT against PyTorch, all 10 AdamW steps (release)"
+  cargo test --release --test gpt_reference
   step "layer 2: wasm-pack test --headless --chrome"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()
