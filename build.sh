@@ -4,6 +4,7 @@
 #   ./build.sh              install what is missing, build the release wasm into www/pkg/
 #   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
+#   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
 #
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 # Needs only the package registries (crates.io, npm, Debian apt); never downloads
@@ -124,6 +125,19 @@ serve() {
   exec python3 -m http.server --bind 127.0.0.1 --directory www "$port"
 }
 
+dist() {
+  # The folder a teacher copies to any static host, as is: the page, the widgets,
+  # the wasm, KaTeX, the default corpus and the pretrained model.
+  build
+  step "writing dist/attention-playground/"
+  rm -rf dist && mkdir -p dist/attention-playground
+  cp -r www/. dist/attention-playground/
+  rm -f dist/attention-playground/pkg/.gitignore dist/attention-playground/pkg/*.d.ts
+  (cd dist && find attention-playground -type f | sort > attention-playground/CONTENTS.txt)
+  echo "contents: dist/attention-playground/CONTENTS.txt ($(wc -l <dist/attention-playground/CONTENTS.txt) files)"
+  echo "total size: $(du -sb dist/attention-playground | cut -f1) bytes ($(du -sh dist/attention-playground | cut -f1))"
+}
+
 run_tests() {
   setup_browser
   build
@@ -152,7 +166,8 @@ run_tests() {
 case "${1:-build}" in
   build) build ;;
   serve) shift; serve "$@" ;;
+  dist) dist ;;
   test) run_tests ;;
-  -h | --help | help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h | --help | help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$1' (use: build, serve [PORT], test)" ;;
 esac
