@@ -23,9 +23,32 @@ td.masked { background: repeating-linear-gradient(135deg, #dfe1e7 0 3px, #f4f5f8
 td.invalid { background: #fff5f5; color: #9b1c1c; outline: 2.5px solid #c62828; outline-offset: 1px; }
 input { all: unset; box-sizing: border-box; width: 100%; height: var(--cell-h); padding: 0 .2rem;
   text-align: center; font: inherit; color: inherit; cursor: text; }
-.readout { min-height: 1.2rem; margin-top: .15rem; font-size: .76rem; color: var(--attn-muted, #5a6072);
+.foot { display: flex; gap: .5rem; align-items: flex-start; justify-content: space-between; }
+.readout { flex: 1; min-width: 0; min-height: 1.2rem; margin-top: .15rem; font-size: .76rem; color: var(--attn-muted, #5a6072);
   font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
   overflow-wrap: anywhere; }
 .error { margin-top: .2rem; font-size: .8rem; color: #9b1c1c; line-height: 1.35; }
 .error:empty { display: none; }
+td.explainable { cursor: pointer; }
+td.explainable:not(.editable):hover { box-shadow: inset 0 0 0 2px rgb(0 0 0 / .45); }
+/* Where an explained number came from: a dashed ring that reads on every palette colour. */
+td.source { outline: 3px dashed var(--attn-source, #0f766e); outline-offset: 1px;
+  box-shadow: inset 0 0 0 2px #fff; }
+/* The explained cell itself. */
+td.selected { outline: 3px solid var(--attn-selected, #14161c); outline-offset: 1px;
+  box-shadow: inset 0 0 0 2px #fff; }
+td.selected:focus-visible { outline-color: var(--attn-focus, #1d4ed8); }
+button.as-table { all: unset; flex: none; margin-top: .1rem; padding: 0 .4rem; border-radius: 5px;
+  font-size: .72rem; line-height: 1.3rem; color: var(--attn-muted, #5a6072); cursor: pointer;
+  border: 1px solid rgb(0 0 0 / .18); }
+button.as-table[aria-pressed="true"] { background: #ece9f8; color: #2e1f75; }
+button.as-table:focus-visible { outline: 2.5px solid var(--attn-focus, #1d4ed8); outline-offset: 1px; }
+[hidden] { display: none !important; }
+table.plain { border-collapse: collapse; border-spacing: 0; font-size: .8rem;
+  font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); }
+table.plain caption { text-align: left; font-size: .76rem; color: var(--attn-muted, #5a6072); padding-bottom: .2rem; }
+table.plain td { width: auto; min-width: 0; height: auto; padding: .15rem .45rem; border-radius: 0;
+  background: none; box-shadow: none; text-align: right; border-bottom: 1px solid #e1e4eb; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; margin: -1px; padding: 0; border: 0; }
 `;

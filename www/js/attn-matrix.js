@@ -3,10 +3,19 @@
 //   el.value     = { rows, cols, data, masked? }   (data row-major; masked: booleans)
 //   el.rowLabels = ['h', 'o', 'u'];  el.colLabels = [...]
 //   attributes:  editable (cells become <input>s), palette = signed | weights | none,
-//                label (matrix name used in titles and the read-out line)
+//                label (matrix name used in titles and the read-out line),
+//                explainable (a click, or Enter/Space on a focused cell, asks for the
+//                cell's explanation; in editable grids Shift+Enter does, since Enter commits),
+//                table (show a plain table of exact values instead of the heatmap),
+//                table-toggle (a small button that switches `table` on and off),
+//                lang (en | zh; default: the page's language)
 //   events:      'cell-edit' {row, col, text}  (bubbles, composed; on every keystroke)
+//                'cell-explain' {row, col, label}  (bubbles, composed; explainable only)
 //   methods:     setCellError(row, col, message), clearCellError(row, col),
-//                clearErrors() (also restores the last valid text of marked cells)
+//                clearErrors() (also restores the last valid text of marked cells),
+//                highlight([{row, col, matrix?}] | null)  outlines the cells an explained
+//                  number came from (entries whose `matrix` names another grid are skipped),
+//                markSelected(row, col) | markSelected(null)  marks the explained cell
 //
 // Cells print 2 decimals; hovering or focusing a cell shows the exact value in a
 // read-out line under the grid (and in the cell's title). Arrow keys move between
@@ -16,6 +25,10 @@
 import { cellColours, colourRange } from './palette.js';
 import { formatCell, formatExact, formatInput } from './format.js';
 import { CSS } from './attn-matrix-css.js';
+import { addStrings, getLang, onLangChange, t } from './i18n.js';
+import PART_C from './i18n/part-c.js';
+
+addStrings(PART_C);
 
 let sheet = null;
 function styles() {
@@ -36,7 +49,7 @@ function setAttr(node, name, value) {
 }
 
 class AttnMatrix extends HTMLElement {
-  static observedAttributes = ['editable', 'palette', 'label'];
+  static observedAttributes = ['editable', 'palette', 'label', 'explainable', 'table', 'lang'];
 
   #value = null;
   #rowLabels = [];
@@ -48,7 +61,13 @@ class AttnMatrix extends HTMLElement {
   #paint = [];
   #errors = new Map();
   #focused = -1;
+  #sources = new Set();
+  #selected = -1;
+  #offLang = null;
   #table;
+  #plain;
+  #toggle;
+  #hint;
   #readout;
   #error;
 
@@ -56,11 +75,19 @@ class AttnMatrix extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [styles()];
-    root.innerHTML = '<div class="scroll"><table></table></div>'
-      + '<div class="readout" aria-hidden="true"></div><div class="error" role="alert"></div>';
-    this.#table = root.querySelector('table');
+    root.innerHTML = '<div class="scroll heatmap"><table></table></div>'
+      + '<div class="scroll exact" hidden><table class="plain"></table></div>'
+      + '<div class="foot"><div class="readout" aria-hidden="true"></div>'
+      + '<button type="button" class="as-table" aria-pressed="false" hidden></button></div>'
+      + '<div class="error" role="alert"></div><span class="sr-only" id="hint"></span>';
+    this.#table = root.querySelector('.heatmap table');
+    this.#plain = root.querySelector('table.plain');
+    this.#toggle = root.querySelector('button.as-table');
+    this.#hint = root.querySelector('#hint');
     this.#readout = root.querySelector('.readout');
     this.#error = root.querySelector('.error');
+    this.#toggle.addEventListener('click', () => this.toggleAttribute('table'));
+    this.#table.addEventListener('click', (e) => this.#onClick(e));
     this.#table.addEventListener('keydown', (e) => this.#onKey(e));
     this.#table.addEventListener('input', (e) => this.#onInput(e));
     this.#table.addEventListener('focusin', (e) => this.#onFocus(e));
@@ -93,11 +120,48 @@ class AttnMatrix extends HTMLElement {
   set colLabels(labels) { this.#setLabels('col', labels); }
 
   get editable() { return this.hasAttribute('editable'); }
+  get explainable() { return this.hasAttribute('explainable'); }
+
+  /** This grid's language: its own `lang` attribute, else the page's. */
+  get language() {
+    const own = (this.getAttribute('lang') || '').toLowerCase();
+    return own.startsWith('zh') ? 'zh' : own.startsWith('en') ? 'en' : getLang();
+  }
+
+  connectedCallback() {
+    this.#offLang ??= onLangChange(() => {
+      if (!this.hasAttribute('lang') && this.#value) this.#render(null);
+    });
+  }
+
+  disconnectedCallback() {
+    this.#offLang?.();
+    this.#offLang = null;
+  }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue || !this.#value) return;
-    if (name === 'editable') this.#shape = '';
+    if (name === 'editable' || name === 'explainable') this.#shape = '';
     this.#render(null);
+  }
+
+  /** Outlines the cells an explained number came from; null or [] clears. */
+  highlight(cells) {
+    const own = [this.getAttribute('matrix'), this.id, this.getAttribute('label')].filter(Boolean);
+    const next = new Set();
+    for (const c of cells ?? []) {
+      if (c?.matrix != null && own.length && !own.includes(c.matrix)) continue;
+      const i = this.#index(c?.row, c?.col);
+      if (i >= 0) next.add(i);
+    }
+    this.#sources = next;
+    this.#paintMarks();
+  }
+
+  /** Marks the cell being explained (null clears). */
+  markSelected(row, col) {
+    this.#selected = row == null ? -1 : this.#index(row, col);
+    this.#paintMarks();
   }
 
   /** Marks a cell as holding text that is not a number and shows `message`. */
@@ -172,10 +236,15 @@ class AttnMatrix extends HTMLElement {
         const td = make('td', { part: 'cell', className: editable ? 'editable' : '' });
         td.dataset.row = r;
         td.dataset.col = c;
+        if (this.explainable) {
+          td.classList.add('explainable');
+          if (!editable) td.setAttribute('aria-describedby', 'hint');
+        }
         if (editable) {
           const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false });
           input.dataset.row = r;
           input.dataset.col = c;
+          if (this.explainable) input.setAttribute('aria-describedby', 'hint');
           td.append(input);
           this.#inputs.push(input);
         } else {
@@ -186,11 +255,55 @@ class AttnMatrix extends HTMLElement {
       }
       body.append(tr);
     }
-    this.#table.replaceChildren(make('thead'), body);
+    this.#table.replaceChildren(make('caption', { className: 'sr-only' }), make('thead'), body);
     this.#table.tHead.append(head);
     this.#sent = new Array(rows * cols).fill(null);
     this.#paint = new Array(rows * cols).fill(null);
+    this.#sources = new Set();
+    this.#selected = -1;
     this.#error.textContent = '';
+  }
+
+  #paintMarks() {
+    this.#cells.forEach((td, i) => {
+      td.classList.toggle('source', this.#sources.has(i));
+      td.classList.toggle('selected', i === this.#selected);
+    });
+  }
+
+  /** Caption, hint, toggle and the plain table of exact values (in table view). */
+  #renderText() {
+    const { rows, cols, data, masked } = this.#value;
+    const lang = this.language;
+    const name = this.getAttribute('label') ?? this.id ?? '';
+    const explain = this.explainable ? t(this.editable ? 'c.cellHintEdit' : 'c.cellHint', {}, lang) : '';
+    setText(this.#hint, explain);
+    const caption = t('c.caption', { name, rows, cols }, lang);
+    setText(this.#table.caption, explain ? `${caption} ${explain}` : caption);
+    const asTable = this.hasAttribute('table');
+    this.#toggle.hidden = !this.hasAttribute('table-toggle');
+    setText(this.#toggle, t('c.asTable', {}, lang));
+    setAttr(this.#toggle, 'aria-pressed', String(asTable));
+    this.shadowRoot.querySelector('.heatmap').hidden = asTable;
+    this.shadowRoot.querySelector('.exact').hidden = !asTable;
+    if (!asTable) return;
+    const make = (tag, text, props = {}) => Object.assign(this.ownerDocument.createElement(tag), props, { textContent: text });
+    const head = make('tr', '');
+    head.append(make('th', ''), ...Array.from({ length: cols }, (_, c) => make('th', this.#colLabels[c] ?? String(c), { scope: 'col' })));
+    const body = Array.from({ length: rows }, (_, r) => {
+      const tr = make('tr', '');
+      tr.append(make('th', this.#rowLabels[r] ?? String(r), { scope: 'row' }), ...Array.from({ length: cols }, (_, c) => {
+        const i = r * cols + c;
+        return make('td', masked?.[i] && data[i] !== -Infinity ? `${formatExact(data[i])} (${t('c.masked', {}, lang)})` : formatExact(data[i]));
+      }));
+      return tr;
+    });
+    const cap = make('caption', t('c.exactCaption', { name, rows, cols }, lang));
+    const thead = make('thead', '');
+    thead.append(head);
+    const tbody = make('tbody', '');
+    tbody.append(...body);
+    this.#plain.replaceChildren(cap, thead, tbody);
   }
 
   #label(i) {
@@ -239,6 +352,7 @@ class AttnMatrix extends HTMLElement {
         setText(td, formatCell(v));
       }
     }
+    this.#renderText();
     this.#showReadout(this.#focused);
   }
 
@@ -274,6 +388,21 @@ class AttnMatrix extends HTMLElement {
     }));
   }
 
+  #explain(i) {
+    const { cols } = this.#value;
+    this.dispatchEvent(new CustomEvent('cell-explain', {
+      bubbles: true,
+      composed: true,
+      detail: { row: Math.floor(i / cols), col: i % cols, label: this.getAttribute('label') ?? this.id ?? '' },
+    }));
+  }
+
+  #onClick(e) {
+    if (!this.explainable || this.#inputs.length) return;
+    const i = this.#indexOf(e.target);
+    if (i >= 0) this.#explain(i);
+  }
+
   #onInput(e) {
     const i = this.#inputs.indexOf(e.target);
     if (i >= 0) this.#emit(i);
@@ -300,6 +429,13 @@ class AttnMatrix extends HTMLElement {
     if (i < 0 || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
     const { rows, cols } = this.#value;
     const input = this.#inputs[i];
+    const explainKey = input ? e.key === 'Enter' && e.shiftKey : e.key === 'Enter' || e.key === ' ';
+    if (this.explainable && explainKey) {
+      e.preventDefault();
+      if (input && input.value !== this.#sent[i]) this.#emit(i);
+      this.#explain(i);
+      return;
+    }
     let r = Math.floor(i / cols);
     let c = i % cols;
     const len = input ? input.value.length : 0;

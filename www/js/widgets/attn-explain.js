@@ -1,0 +1,198 @@
+// <attn-explain>: the panel that writes out how one drawn number was computed.
+//
+//   panel.tokens = ['h', 'o', 'u'];                       // row labels of x, q, k, v, …
+//   panel.labels = { W_q: { rows: ['d₀', 'd₁'], cols: […] } };   // optional overrides
+//   panel.explanation = lab.explain('weights', 2, 0);     // opens the panel
+//
+//   properties:  explanation (HeadLab.explain / explainScheme result; null closes),
+//                tokens, labels, open (read-only)
+//   attributes:  lang (en | zh; default: the page's language), nofocus (opening leaves
+//                keyboard focus where it is instead of moving it into the panel)
+//   methods:     close()  hides the panel and returns focus to the cell that opened it
+//   events:      'explain-close' (bubbles, composed) when the close button or Escape closes it
+//
+// A non-modal dialog: opening moves focus to it (so screen readers read the whole
+// text), Escape or the × button closes it and focus goes back to the explained cell.
+// Every number shown comes from the explanation object; this element only formats.
+
+import { BASE_CSS } from '../widget-css.js';
+import { addStrings, getLang, onLangChange, t } from '../i18n.js';
+import PART_C from '../i18n/part-c.js';
+import { explainLines } from './explain-lines.js';
+
+addStrings(PART_C);
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]);
+
+const CSS = `
+:host { display: block; max-width: 36rem; }
+.panel { position: relative; border: 1px solid var(--_line); border-left: 4px solid var(--_accent);
+  border-radius: 10px; background: var(--_bg); padding: 10px 14px 12px;
+  box-shadow: 0 6px 22px rgb(20 22 40 / .14); }
+.panel:focus { outline: none; }
+.panel:focus-visible { outline: 2.5px solid var(--_focus); outline-offset: 2px; }
+header { display: flex; gap: 10px; align-items: flex-start; justify-content: space-between; }
+h3 { font-size: 1rem; margin: 2px 0 6px; font-family: var(--_mono); font-weight: 700; overflow-wrap: anywhere; }
+button.close { flex: none; padding: 0 8px; font-size: 1.05rem; line-height: 1.6rem; border-radius: 6px; }
+.eq { margin: 2px 0; font-family: var(--_mono); font-size: .88rem; line-height: 1.7;
+  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.eq.cont { padding-left: 1.2em; }
+.eq sup { font-size: .72em; vertical-align: .55em; line-height: 0; }
+.eq sub, h3 sub { font-size: .72em; vertical-align: -.25em; line-height: 0; }
+.sym i { font-style: italic; }
+.value { color: var(--_accent); }
+.frac { color: var(--_ok); font-weight: 700; }
+.rest, .aside { color: var(--_muted); }
+.say { margin: 0 0 6px; font-size: .9rem; }
+.note { margin: 8px 0 2px; font-size: .84rem; color: var(--_muted); }
+`;
+
+let sheets = null;
+function styles() {
+  if (!sheets) {
+    sheets = [BASE_CSS, CSS].map((css) => {
+      const s = new CSSStyleSheet();
+      s.replaceSync(css);
+      return s;
+    });
+  }
+  return sheets;
+}
+
+/** The element that really has focus, through open shadow roots. */
+function deepActive() {
+  let a = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
+/** Default labels: tokens for positions, d₀… for head dimensions, c₀… for channels. */
+function defaultLabel(tokens, matrix, axis, i) {
+  const tok = tokens[i] ?? String(i);
+  if (/^W_/.test(matrix)) return subscript(axis === 'rows' ? 'd' : 'c', i);
+  if (axis === 'rows') return tok;
+  if (['q', 'k', 'v', 'out'].includes(matrix)) return subscript('d', i);
+  if (/^x/.test(matrix)) return subscript('c', i);
+  return tok;
+}
+
+class AttnExplain extends HTMLElement {
+  static observedAttributes = ['lang'];
+
+  #explanation = null;
+  #tokens = [];
+  #labels = {};
+  #opener = null;
+  #offLang = null;
+  #panel;
+  #title;
+  #body;
+  #close;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = styles();
+    root.innerHTML = '<section class="panel" role="dialog" aria-labelledby="title" aria-describedby="body" tabindex="-1">'
+      + '<header><h3 id="title"></h3><button type="button" class="close">×</button></header>'
+      + '<div id="body"></div></section>';
+    this.#panel = root.querySelector('.panel');
+    this.#title = root.querySelector('#title');
+    this.#body = root.querySelector('#body');
+    this.#close = root.querySelector('.close');
+    this.#close.addEventListener('click', () => this.close());
+    this.#panel.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.close();
+    });
+    this.hidden = true;
+  }
+
+  connectedCallback() {
+    this.#offLang ??= onLangChange(() => {
+      if (!this.hasAttribute('lang')) this.#render();
+    });
+  }
+
+  disconnectedCallback() {
+    this.#offLang?.();
+    this.#offLang = null;
+  }
+
+  attributeChangedCallback() {
+    this.#render();
+  }
+
+  get language() {
+    const own = (this.getAttribute('lang') || '').toLowerCase();
+    return own.startsWith('zh') ? 'zh' : own.startsWith('en') ? 'en' : getLang();
+  }
+
+  get explanation() { return this.#explanation; }
+  set explanation(ex) {
+    if (!ex || typeof ex !== 'object' || !ex.op) {
+      this.#explanation = null;
+      this.hidden = true;
+      return;
+    }
+    const wasOpen = !this.hidden;
+    const active = deepActive();
+    if (!wasOpen || !this.shadowRoot.contains(active)) this.#opener = active;
+    this.#explanation = ex;
+    this.#render();
+    this.hidden = false;
+    if (!this.hasAttribute('nofocus')) this.#panel.focus({ preventScroll: true });
+    if (!wasOpen) this.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  get open() { return !this.hidden; }
+
+  get tokens() { return this.#tokens.slice(); }
+  set tokens(list) {
+    this.#tokens = Array.from(list ?? [], String);
+    this.#render();
+  }
+
+  get labels() { return this.#labels; }
+  set labels(map) {
+    this.#labels = map && typeof map === 'object' ? map : {};
+    this.#render();
+  }
+
+  /** Hides the panel, returns focus to the cell that opened it, fires explain-close. */
+  close() {
+    if (this.hidden) return;
+    this.hidden = true;
+    const back = this.#opener;
+    this.#opener = null;
+    if (back?.isConnected) back.focus({ preventScroll: true });
+    this.dispatchEvent(new CustomEvent('explain-close', { bubbles: true, composed: true }));
+  }
+
+  #label(matrix, axis, i) {
+    const own = this.#labels[matrix]?.[axis]?.[i];
+    return own != null ? String(own) : defaultLabel(this.#tokens, matrix, axis, i);
+  }
+
+  #render() {
+    const lang = this.language;
+    this.#panel.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+    this.#close.setAttribute('aria-label', t('c.close', {}, lang));
+    this.#close.title = t('c.close', {}, lang);
+    const ex = this.#explanation;
+    if (!ex) return;
+    const { title, body } = explainLines(ex, {
+      t: (key, vars) => t(key, vars, lang),
+      label: (matrix, axis, i) => this.#label(matrix, axis, i),
+    });
+    this.#title.replaceChildren(...title.flat(Infinity).filter((n) => n != null));
+    this.#body.replaceChildren(...body);
+  }
+}
+
+if (!customElements.get('attn-explain')) customElements.define('attn-explain', AttnExplain);
+
+export { AttnExplain };

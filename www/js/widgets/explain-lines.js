@@ -1,0 +1,182 @@
+// The text of one explanation (src/wasm/explain.rs) as DOM: a title and lines that
+// write the computation out with the actual numbers. Formatting only: every number
+// shown is a field of the explanation; nothing here adds, multiplies or divides.
+//
+//   explainLines(ex, ctx) -> { title: Node[], body: Node[] }
+//   ctx = { t(key, vars), label(matrix, 'rows' | 'cols', i) }
+
+import { formatFraction, formatNum, formatOperand } from '../format.js';
+
+function el(tag, cls, ...kids) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  node.append(...kids.flat(Infinity).filter((k) => k != null && k !== ''));
+  return node;
+}
+
+const sr = (text) => (text ? el('span', 'sr-only', text) : null);
+const num = (v) => formatNum(v);
+/** A negative operand in a product gets parentheses: 2·(−1). */
+const operand = (v, f) => (v < 0 ? `(${formatOperand(v, f)})` : formatOperand(v, f));
+
+/** Symbols: q → q, W_q → W with subscript q, masked_scores → masked_scores. */
+function sym(name) {
+  const m = /^([A-Za-z])_(\w+)$/.exec(name);
+  if (m) return el('span', 'sym', el('i', '', m[1]), el('sub', '', m[2]));
+  return el('span', 'sym', name.length === 1 ? el('i', '', name) : name);
+}
+
+class Writer {
+  constructor(ex, ctx) {
+    this.ex = ex;
+    this.t = ctx.t;
+    this.label = ctx.label;
+    this.lines = [];
+  }
+
+  row(matrix, i) { return this.label(matrix, 'rows', i); }
+  col(matrix, i) { return this.label(matrix, 'cols', i); }
+
+  /** e to the power x, spoken as words by screen readers. */
+  pow(base, exponent) {
+    return [base, sr(this.t('c.pow')), el('sup', '', exponent), sr(this.t('c.powEnd'))];
+  }
+
+  /** The name of a cell: "score u→h", "weight u→h", "q[u, d₀]". */
+  cellName(matrix, r, c) {
+    const vars = { r: this.row(matrix, r), c: this.col(matrix, c) };
+    if (matrix === 'scores') return this.t('c.score', vars);
+    if (matrix === 'masked_scores') return this.t('c.masked_score', vars);
+    if (matrix === 'weights') return this.t('c.weight', vars);
+    return [sym(matrix), `[${vars.r}, ${vars.c}]`];
+  }
+
+  /** The vector a list of source cells spans: q_u (a row) or v[:, d₀] (a column). */
+  vector(srcs) {
+    const { matrix, row, col } = srcs[0];
+    if (srcs.every((s) => s.matrix === matrix && s.row === row)) {
+      const r = this.row(matrix, row);
+      return matrix.length === 1 ? el('span', 'sym', el('i', '', matrix), el('sub', '', r)) : [sym(matrix), `[${r}, :]`];
+    }
+    if (srcs.every((s) => s.matrix === matrix && s.col === col)) return [sym(matrix), `[:, ${this.col(matrix, col)}]`];
+    return sym(matrix);
+  }
+
+  eq(...parts) { this.lines.push(el('p', 'eq', parts)); }
+  more(...parts) { this.lines.push(el('p', 'eq cont', '= ', parts)); }
+  say(text) { this.lines.push(el('p', 'say', text)); }
+  note(text) { this.lines.push(el('p', 'note', text)); }
+
+  /** " = 1/3" after a value that is a small-denominator rational. */
+  exact(fraction) { return fraction ? [' = ', el('span', 'frac', formatFraction(fraction))] : null; }
+
+  /** "+ (56 more: 1.23)" for the unlisted part of a long sum. */
+  rest(rest, key = 'c.more', sum = rest?.sum) {
+    return rest ? [' + ', el('span', 'rest', this.t(key, { n: rest.count, sum: num(sum) }))] : null;
+  }
+
+  title() {
+    const ex = this.ex;
+    return [this.cellName(ex.kind, ex.row, ex.col), ' = ', el('span', 'value', num(ex.value)), this.exact(ex.fraction)];
+  }
+}
+
+function dot(w, ex) {
+  const first = ex.terms[0];
+  const a = ex.terms.map((x) => x.a_src);
+  const b = ex.terms.map((x) => x.b_src);
+  const r = w.row(ex.kind, ex.row);
+  const c = w.col(ex.kind, ex.col);
+  if (['q', 'k', 'v'].includes(ex.kind) && first) {
+    w.say(w.t('c.introProj', { r, j: c, x: first.a_src.matrix, W: first.b_src.matrix, m: ex.kind }));
+  } else if (ex.kind === 'scores') {
+    w.say(w.t('c.introScore', { r, c }));
+  } else if (ex.kind === 'out' && first) {
+    w.say(w.t('c.introOut', { r, c, b: first.b_src.matrix }));
+  } else {
+    w.say(w.t('c.introDot'));
+  }
+  const products = ex.terms.map((x, i) => [i ? ' + ' : '', `${operand(x.a, x.a_fraction)}·${operand(x.b, x.b_fraction)}`]);
+  const bias = ex.bias ? [' + ', operand(ex.bias.value, ex.bias.fraction), ` (${w.t('c.bias')})`] : null;
+  if (first) w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', w.vector(a), ' · ', w.vector(b), ex.bias ? [' + b'] : null);
+  w.more(products.length ? products : '0', w.rest(ex.rest), bias);
+  if (ex.scale) {
+    const before = bias ? ['(', num(ex.sum), ' + ', operand(ex.bias.value, ex.bias.fraction), ')'] : num(ex.sum);
+    w.more(before, ' / √', String(ex.scale.d_k), ' = ', before, ' / ', num(ex.scale.sqrt_d_k),
+      ' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+    w.note(w.t('c.scaleNote', { f: num(ex.scale.factor), d: ex.scale.d_k }));
+  } else {
+    w.more(el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+  }
+}
+
+function softmax(w, ex) {
+  const r = w.row(ex.kind, ex.row);
+  w.say(w.t('c.introSoftmax', { r }));
+  const e = (x) => w.pow('e', num(x));
+  const list = (f) => ex.terms.map((x, i) => [i ? ' + ' : '', f(x)]);
+  const target = ex.terms.find((x) => x.src.row === ex.row && x.src.col === ex.col) ?? ex.terms[0];
+  const finite = Number.isFinite(ex.numerator) && Number.isFinite(ex.denominator);
+  const result = () => [' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction)];
+  if (finite) {
+    w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', e(target.score), ' / (', list((x) => e(x.score)),
+      ex.rest ? [' + ', w.t('c.moreKeys', { n: ex.rest.count })] : null, ')');
+    w.more(num(ex.numerator), ' / (', list((x) => num(x.exp)), w.rest(ex.rest, 'c.more', ex.rest?.exp_sum), ')');
+    w.more(num(ex.numerator), ' / ', num(ex.denominator), result());
+  }
+  if (ex.target_masked) w.note(w.t('c.targetMasked'));
+  if (finite && ex.max === 0) return;
+  w.note(w.t('c.maxNote', { max: num(ex.max) }));
+  w.eq(e(target.shifted), ' / (', list((x) => e(x.shifted)), ex.rest ? [' + …'] : null, ')');
+  w.more(num(ex.numerator_shifted), ' / ', num(ex.denominator_shifted), result());
+}
+
+function masked(w, ex) {
+  const vars = {
+    r: w.row(ex.kind, ex.row), c: w.col(ex.kind, ex.col), t: ex.row, s: ex.col, score: num(ex.score),
+  };
+  const src = ex.score_src;
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = −∞', el('span', 'aside', '  (',
+    w.cellName(src.matrix, src.row, src.col), ` = ${num(ex.score)} ${w.t('c.beforeMask')})`));
+  w.say(w.t(ex.reason === 'future' ? 'c.maskedFuture' : 'c.maskedForbidden', vars));
+}
+
+function kept(w, ex) {
+  const vars = { r: w.row(ex.kind, ex.row), c: w.col(ex.kind, ex.col), t: ex.row, s: ex.col };
+  const src = ex.score_src;
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', w.cellName(src.matrix, src.row, src.col), ' = ',
+    el('strong', 'value', num(ex.score)));
+  w.say(w.t(ex.col <= ex.row ? 'c.keptPast' : 'c.keptOpen', vars));
+}
+
+function mean(w, ex) {
+  const x = ex.terms[0]?.src.matrix ?? 'x';
+  w.say(w.t('c.introMean', { c: w.col(ex.kind, ex.col), x, t: ex.row, n: ex.count }));
+  const names = ex.terms.map((a, i) => [i ? ' + ' : '', w.cellName(a.src.matrix, a.src.row, a.src.col)]);
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = (', names, ex.rest ? ' + …' : null, ') / ', String(ex.count));
+  w.more('(', ex.terms.map((a, i) => [i ? ' + ' : '', formatOperand(a.value, a.fraction)]), w.rest(ex.rest), ') / ', String(ex.count));
+  w.more(formatOperand(ex.sum), ' / ', String(ex.count), ' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+}
+
+function normalise(w, ex) {
+  const n = ex.numerator;
+  w.say(w.t('c.introNormalise', { r: w.row(ex.kind, ex.row), c: w.col(ex.kind, ex.col), m: n.src.matrix }));
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', w.cellName(n.src.matrix, n.src.row, n.src.col), ' / (',
+    ex.terms.map((a, i) => [i ? ' + ' : '', w.cellName(a.src.matrix, a.src.row, a.src.col)]), ex.rest ? ' + …' : null, ')');
+  w.more(formatOperand(n.value, n.fraction), ' / (', ex.terms.map((a, i) => [i ? ' + ' : '', formatOperand(a.value, a.fraction)]),
+    w.rest(ex.rest), ')');
+  w.more(formatOperand(n.value, n.fraction), ' / ', formatOperand(ex.denominator), ' = ',
+    el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+}
+
+const OPS = { dot, softmax, masked, kept, mean, normalise };
+
+export function explainLines(ex, ctx) {
+  const w = new Writer(ex, ctx);
+  const op = OPS[ex.op];
+  if (op) op(w, ex);
+  else if (ex.op === 'no_value') {
+    w.say(w.t(ex.reason === 'overflow' ? 'c.overflow' : 'c.fullyMasked', { r: w.row(ex.kind, ex.row) }));
+  }
+  return { title: w.title(), body: w.lines };
+}
