@@ -84,6 +84,7 @@ class AttnExplain extends HTMLElement {
   #tokens = [];
   #labels = {};
   #opener = null;
+  #open = false;
   #offLang = null;
   #panel;
   #title;
@@ -108,10 +109,10 @@ class AttnExplain extends HTMLElement {
       e.stopPropagation();
       this.close();
     });
-    this.hidden = true;
   }
 
   connectedCallback() {
+    this.hidden = !this.#open; // not in the constructor: createElement forbids attributes there
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
     });
@@ -135,20 +136,25 @@ class AttnExplain extends HTMLElement {
   set explanation(ex) {
     if (!ex || typeof ex !== 'object' || !ex.op) {
       this.#explanation = null;
-      this.hidden = true;
+      this.#show(false);
       return;
     }
-    const wasOpen = !this.hidden;
+    const wasOpen = this.#open;
     const active = deepActive();
     if (!wasOpen || !this.shadowRoot.contains(active)) this.#opener = active;
     this.#explanation = ex;
     this.#render();
-    this.hidden = false;
+    this.#show(true);
     if (!this.hasAttribute('nofocus')) this.#panel.focus({ preventScroll: true });
     if (!wasOpen) this.scrollIntoView?.({ block: 'nearest' });
   }
 
-  get open() { return !this.hidden; }
+  get open() { return this.#open; }
+
+  #show(on) {
+    this.#open = on;
+    this.hidden = !on;
+  }
 
   get tokens() { return this.#tokens.slice(); }
   set tokens(list) {
@@ -164,8 +170,8 @@ class AttnExplain extends HTMLElement {
 
   /** Hides the panel, returns focus to the cell that opened it, fires explain-close. */
   close() {
-    if (this.hidden) return;
-    this.hidden = true;
+    if (!this.#open) return;
+    this.#show(false);
     const back = this.#opener;
     this.#opener = null;
     if (back?.isConnected) back.focus({ preventScroll: true });

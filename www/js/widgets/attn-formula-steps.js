@@ -197,7 +197,7 @@ class AttnFormulaSteps extends HTMLElement {
     const count = document.createElement('span');
     count.className = 'name';
     count.textContent = name;
-    ui.count.replaceChildren(`${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}: `, count);
+    ui.count.replaceChildren(`${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`, count);
     ui.desc.textContent = this.#description(step, lang);
     if (this.#latex && self.katex) ui.formula.replaceChildren(tex(this.#highlighted(step), true));
     ui.formula.dataset.step = step.name;
