@@ -1,4 +1,4 @@
-// Page tests for the h/o/u attention head (www/index.html) in headless Chromium.
+// Page tests for the h/o/u attention head (<attn-head> in section 4 of www/index.html) in headless Chromium.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 // Needs the wasm built into www/pkg (./build.sh).
 
@@ -44,9 +44,10 @@ const text = (page, id, row, col) => cell(page, id, row, col).textContent();
 const texts = (page, id) => page.locator(`attn-matrix#${id}`).evaluate((el) =>
   [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
 
-/** All text a user could see: light DOM, every shadow root, input values and titles. */
+/** All text a user could see in sections 1–4: light DOM, shadow roots, input values and titles. */
 const allText = (page) => page.evaluate(() => {
-  const parts = [document.body.innerText];
+  const sections = ['#s1', '#s2', '#s3', '#s4', 'header', '.toc'].map((s) => document.querySelector(s));
+  const parts = sections.map((el) => el.innerText);
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.title) parts.push(el.title);
@@ -57,13 +58,15 @@ const allText = (page) => page.evaluate(() => {
       }
     }
   };
-  walk(document);
+  sections.forEach(walk);
   return parts.join('\n');
 });
 
 /** Where keyboard focus is: the attn-matrix host id and the focused cell inside it. */
 const focusInfo = (page) => page.evaluate(() => {
-  const el = document.activeElement;
+  // Walk down the shadow roots to the attn-matrix that holds focus, and its cell.
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement && el.localName !== 'attn-matrix') el = el.shadowRoot.activeElement;
   const inner = el?.shadowRoot?.activeElement;
   return { id: el?.id || el?.tagName, row: inner?.dataset.row ?? null, col: inner?.dataset.col ?? null };
 });
@@ -176,6 +179,7 @@ test('the scale toggle divides scores by √d_k', () => withPage(async (page) =>
 
 test('keyboard: Tab into a grid, arrows move, Enter commits and moves down', () => withPage(async (page) => {
   let where = null;
+  await page.locator('attn-head #reset').focus();
   for (let i = 0; i < 20; i++) {
     await page.keyboard.press('Tab');
     where = await focusInfo(page);
@@ -256,13 +260,13 @@ test('screenshots: wide and 380px with no horizontal overflow', async () => {
 
 test('edit → redraw timing', () => withPage(async (page) => {
   const result = await page.evaluate(async () => {
-    const host = document.querySelector('attn-matrix#W_q');
+    const host = document.querySelector('attn-head').shadowRoot.querySelector('attn-matrix#W_q');
     const field = host.shadowRoot.querySelector('input[data-row="0"][data-col="0"]');
     const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const redraw = [];
     const frame = [];
     let redrawn = 0;
-    document.addEventListener('redrawn', () => { redrawn += 1; });
+    document.addEventListener('attn-rendered', () => { redrawn += 1; });
     for (let i = 0; i < 31; i++) {
       field.value = String((i % 5) + 1);
       const t0 = performance.now();

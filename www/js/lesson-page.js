@@ -1,10 +1,12 @@
-// The lesson page: language switch, URL state of every widget that has a
-// data-url-key, and the head of section 4. Widgets register themselves.
+// The lesson page: language switch, and the URL state of every widget that has a
+// data-url-key. Widgets register themselves (widgets.js) and do their own drawing.
+// html[data-ready] is set once every widget on the page has drawn its first result.
 
 import '../widgets.js';
-import './head-page.js';
 import { applyI18n, setLang, t } from './i18n.js';
 import { bindUrlState, setUrlNotice } from './url-state.js';
+import { loadCore } from './wasm.js';
+import { AttnWidget } from './widget-base.js';
 
 const notice = document.getElementById('url-notice');
 setUrlNotice((key, msg) => {
@@ -12,11 +14,35 @@ setUrlNotice((key, msg) => {
   notice.hidden = false;
 });
 
-for (const el of document.querySelectorAll('[data-url-key]')) {
-  customElements.whenDefined(el.localName).then(() => bindUrlState(el, el.dataset.urlKey));
-}
-
 for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => setLang(button.dataset.lang));
 }
 applyI18n();
+
+/** Resolves when `el` has drawn once (its first attn-rendered), or after 10 s. */
+function firstRender(el) {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    el.addEventListener('attn-rendered', done, { once: true });
+    setTimeout(done, 10000);
+  });
+}
+
+async function main() {
+  const widgets = [...document.querySelectorAll('.lesson *')]
+    .filter((el) => customElements.get(el.localName)?.prototype instanceof AttnWidget);
+  const rendered = widgets.map(firstRender);
+  try {
+    await loadCore(); // widgets validate URL state with the core, so bind after it loads
+  } catch {
+    return; // each widget shows the load failure inline
+  }
+  await Promise.all([...document.querySelectorAll('[data-url-key]')].map(async (el) => {
+    await customElements.whenDefined(el.localName);
+    bindUrlState(el, el.dataset.urlKey);
+  }));
+  await Promise.all(rendered);
+  document.documentElement.dataset.ready = 'true';
+}
+
+main();

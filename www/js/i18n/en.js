@@ -68,4 +68,9 @@ export default {
   s8Title: 'Practice',
   urlNotice: 'The link’s state for “{key}” could not be used ({msg}); showing the defaults instead.',
   'w.loadFailed': 'Could not load the WebAssembly core ({msg}).',
+  // Part A (sections 1–4)
+  'a.asTables': 'Show as tables',
+  'a.head.scaled': 'Scale by 1/√dₖ',
+  'a.head.sequence': 'Sequence',
+  'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in.',
 };

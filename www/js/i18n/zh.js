@@ -66,4 +66,9 @@ export default {
   s8Title: '练习',
   urlNotice: '链接中“{key}”的状态无法使用（{msg}），已改为显示默认值。',
   'w.loadFailed': '无法加载 WebAssembly 核心（{msg}）。',
+  // 第 1–4 节
+  'a.asTables': '以表格显示',
+  'a.head.scaled': '按 1/√dₖ 缩放',
+  'a.head.sequence': '序列',
+  'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”。',
 };

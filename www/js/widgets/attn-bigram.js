@@ -1,0 +1,7 @@
+// attn-bigram: placeholder while it is written.
+import { AttnWidget, define } from '../widget-base.js';
+
+class W extends AttnWidget {
+  static tag = 'attn-bigram';
+}
+define(W);

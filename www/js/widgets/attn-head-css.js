@@ -1,0 +1,48 @@
+// Shadow-DOM styles of <attn-head> (kept apart so the element's logic stays short).
+
+export const HEAD_CSS = `
+.toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 24px; margin: 0 0 4px; }
+.toggle { display: inline-flex; align-items: center; gap: 10px; cursor: pointer; }
+.toggle-text { display: flex; flex-direction: column; line-height: 1.25; }
+.toggle-name { font-weight: 600; }
+.toggle-hint { font-size: .8rem; color: var(--_muted); }
+.scale-readout { font-family: var(--_mono); }
+input.switch { appearance: none; flex: none; position: relative; width: 40px; height: 22px; margin: 0;
+  border-radius: 999px; background: #bfc4cf; cursor: pointer; transition: background-color .15s; }
+input.switch::before { content: ""; position: absolute; top: 3px; left: 3px; width: 16px; height: 16px;
+  border-radius: 50%; background: #fff; box-shadow: 0 1px 2px rgb(0 0 0 / .3); transition: transform .15s; }
+input.switch:checked { background: var(--_accent); }
+input.switch:checked::before { transform: translateX(18px); }
+input.switch:disabled { opacity: .5; cursor: default; }
+.seq { display: inline-flex; gap: 4px; align-items: center; }
+.legend { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 16px; margin-left: auto;
+  font-size: .8rem; color: var(--_muted); }
+.legend-item { display: inline-flex; align-items: center; gap: 6px; }
+.ramp { display: inline-block; width: 64px; height: 12px; border-radius: 3px; box-shadow: inset 0 0 0 1px rgb(0 0 0 / .08); }
+.swatch-masked { display: inline-block; width: 18px; height: 12px; border-radius: 3px;
+  background: repeating-linear-gradient(135deg, #dfe1e7 0 3px, #f4f5f8 3px 7px); box-shadow: inset 0 0 0 1px rgb(0 0 0 / .08); }
+.stage { margin: 16px 0 6px; }
+.stage h3 { display: flex; align-items: center; gap: 10px; margin: 0; font-size: 1.05rem; }
+.step { display: inline-grid; place-items: center; flex: none; width: 24px; height: 24px; border-radius: 50%;
+  background: var(--_accent-soft); color: var(--_accent); font-size: .8rem; font-weight: 700; }
+.badge { font-size: .66rem; font-weight: 600; text-transform: uppercase; letter-spacing: .05em;
+  color: var(--_accent); background: var(--_accent-soft); border-radius: 999px; padding: 2px 9px; }
+.stage-note { margin: 4px 0 10px 34px; color: var(--_muted); font-size: .9rem; max-width: 85ch; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 240px), 1fr)); gap: 12px; }
+.card { min-width: 0; background: var(--_bg); border: 1px solid var(--_line); border-radius: 10px;
+  padding: 12px 14px 10px; transition: box-shadow .15s, border-color .15s; }
+.card.step-active { border-color: var(--_accent); box-shadow: 0 0 0 3px var(--_accent-soft); }
+.card h4 { display: flex; align-items: baseline; flex-wrap: wrap; gap: 0 8px; margin: 0; font-size: .95rem; }
+.card h4 .sym { color: var(--_accent); }
+.card .formula { margin: 2px 0 8px; min-height: 1.6em; color: var(--_fg); }
+.card .explain { margin: 6px 0 0; font-size: .84rem; color: var(--_muted); line-height: 1.4; }
+.keyboard { margin: 8px 0 0; font-size: .8rem; color: var(--_muted); }
+.message { margin: 12px 0 0; padding: 8px 12px; border-radius: 8px; border: 1px solid #f3c1c1;
+  background: var(--_error-bg); color: var(--_error); font-size: .92rem; }
+.note { margin: 8px 0 0; font-size: .88rem; color: var(--_muted); }
+.stale .stage-out attn-matrix { opacity: .45; filter: grayscale(.5); }
+attn-formula-steps, attn-explain { display: block; margin-top: 10px; }
+attn-formula-steps:not(:defined), attn-explain:not(:defined) { display: none; }
+@media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
+@media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
+`;

@@ -1,0 +1,388 @@
+// <attn-head>: one self-attention head the learner edits (LESSON §3, page section 4).
+//
+//   <attn-head weights="hou" sequence="hou|you" causal scaled="false" readonly lang="zh">
+//
+// T = tokens, C = channels, d = head size. x (T, C) and W_q, W_k, W_v (d, C) are
+// editable grids; Rust's HeadLab computes q, k, v, scores, masked scores, weights
+// and out, drawn as heatmaps. A bad cell is marked beside itself and the last valid
+// result stays on screen. state = { x, W_q, W_k, W_v, causal, scaled, tokens }.
+// Issue-6 hooks: output grids carry `explainable`; their bubbling `cell-explain`
+// fills <attn-explain>, and <attn-formula-steps> gets the formula's steps.
+
+import { AttnWidget, define, h, message } from '../widget-base.js';
+import { rampGradient } from '../palette.js';
+import { adoptTex, tex } from '../tex.js';
+import { HEAD_CSS } from './attn-head-css.js';
+import { PART_A_CSS, checkBool, checkMatrix, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+
+const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
+const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
+const LATEX = {
+  x: 'x \\in \\mathbb{R}^{T\\times C}', W_q: 'W_q \\in \\mathbb{R}^{d\\times C}',
+  W_k: 'W_k \\in \\mathbb{R}^{d\\times C}', W_v: 'W_v \\in \\mathbb{R}^{d\\times C}',
+  q: 'q = x\\,W_q^{\\top}', k: 'k = x\\,W_k^{\\top}', v: 'v = x\\,W_v^{\\top}',
+  scores: 'q\\,k^{\\top}', scoresScaled: 'q\\,k^{\\top} / \\sqrt{d_k}',
+  masked_scores: '\\mathrm{mask}(\\text{scores})',
+  weights: '\\mathrm{softmax}(\\mathrm{mask}(\\text{scores}))', out: '\\text{weights}\\cdot v',
+};
+// name → [title key, explanation key, palette]
+const CARDS = {
+  x: ['xName', 'xExplain'], W_q: ['WqName', 'WqExplain'], W_k: ['WkName', 'WkExplain'],
+  W_v: ['WvName', 'WvExplain'], q: ['qName', 'qExplain'], k: ['kName', 'kExplain'],
+  v: ['vName', 'vExplain'], scores: ['scoresTitle', 'scoresExplain'],
+  masked_scores: ['maskedTitle', 'maskedExplainOn'], weights: ['weightsTitle', 'weightsExplain', 'weights'],
+  out: ['outTitle', 'outExplain'],
+};
+const flag = (el, name, fallback) => {
+  if (!el.hasAttribute(name)) return fallback;
+  return !/^(false|off|0|no)$/i.test(el.getAttribute(name));
+};
+
+class AttnHead extends AttnWidget {
+  static tag = 'attn-head';
+  static attrs = ['weights', 'scaled', 'causal', 'sequence'];
+  static css = PART_A_CSS + HEAD_CSS;
+
+  #lab = null;
+  #attrKey = '';
+  #pending = null;
+  #last = null;
+  #ui = {};
+  #blocks = {};
+  #cards = {};
+
+  // build() runs inside the base constructor, before this class's private fields
+  // exist; the DOM is made on first use instead.
+  build(root) {
+    this._root = root;
+  }
+
+  #make() {
+    if (this.#ui.main) return;
+    const root = this._root;
+    const ui = this.#ui;
+    const toggle = (cls) => {
+      const input = h('input', { type: 'checkbox', class: `switch ${cls}` });
+      const name = h('span', { class: 'toggle-name' });
+      const hint = h('span', { class: 'toggle-hint' });
+      return { input, name, hint, el: h('label', { class: 'toggle' }, input, h('span', { class: 'toggle-text' }, name, hint)) };
+    };
+    ui.causal = toggle('causal');
+    ui.scaled = toggle('scaled');
+    ui.causal.input.id = 'causal';
+    ui.scaled.input.id = 'scaled';
+    ui.scaled.hint.classList.add('scale-readout');
+    ui.seq = h('span', { class: 'seq', role: 'group' });
+    ui.reset = h('button', { type: 'button', id: 'reset', class: 'reset' });
+    ui.tables = tableSwitch(this, root);
+    ui.legend = h('div', { class: 'legend', role: 'group' });
+    ui.toolbar = h('div', { class: 'toolbar' }, ui.causal.el, ui.scaled.el, ui.seq, ui.reset, ui.tables.el, ui.legend);
+    ui.message = h('p', { class: 'message', id: 'message', role: 'alert', hidden: true });
+    ui.note = h('p', { class: 'note', id: 'note', hidden: true });
+    ui.keyboard = h('p', { class: 'keyboard' });
+    ui.steps = h('attn-formula-steps');
+    ui.explain = h('attn-explain');
+    ui.main = h('div', { class: 'main' },
+      this.#stage(1, INPUTS, true), ui.message, this.#stage(2, ['q', 'k', 'v']),
+      this.#stage(3, ['scores', 'masked_scores', 'weights', 'out']), ui.note);
+    root.append(ui.toolbar, ui.steps, ui.main, ui.explain, ui.keyboard);
+    ui.causal.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setCausal(e.target.checked)));
+    ui.scaled.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setScaled(e.target.checked)));
+    ui.reset.addEventListener('click', () => this.#reset());
+    root.addEventListener('cell-edit', (e) => this.#onCellEdit(e));
+    root.addEventListener('cell-explain', (e) => this.#onExplain(e));
+    ui.steps.addEventListener('step-change', (e) => this.#onStep(e));
+    adoptTex(this.shadowRoot).catch(() => {});
+  }
+
+  #stage(n, names, inputs = false) {
+    const title = h('span');
+    const note = h('p', { class: 'stage-note' });
+    const badge = inputs ? h('span', { class: 'badge' }) : null;
+    const cards = names.map((name) => {
+      const [, , palette = 'signed'] = CARDS[name];
+      const block = matrixBlock({ label: name, palette, editable: inputs });
+      block.matrix.id = name;
+      if (!inputs) block.matrix.setAttribute('explainable', '');
+      this.#blocks[name] = block;
+      const card = {
+        name: h('span', { class: 'name' }), formula: h('div', { class: 'formula' }),
+        explain: h('p', { class: 'explain' }),
+      };
+      card.el = h('article', { class: 'card', 'data-matrix': name },
+        h('h4', {}, card.name), card.formula, block.el, card.explain);
+      this.#cards[name] = card;
+      return card.el;
+    });
+    const section = h('section', { class: `stage${inputs ? '' : ' stage-out'}` },
+      h('h3', {}, h('span', { class: 'step', 'aria-hidden': 'true' }, String(n)), title, badge), note,
+      h('div', { class: 'cards' }, ...cards));
+    this.#ui[`stage${n}`] = { title, note, badge };
+    return section;
+  }
+
+  // ---- state ----
+
+  get state() {
+    const s = this.#lab ? this.#lab.state() : null;
+    if (!s) return this.#pending ?? {};
+    return {
+      x: plain(s.x), W_q: plain(s.W_q), W_k: plain(s.W_k), W_v: plain(s.W_v),
+      causal: s.causal, scaled: s.scaled, tokens: Array.from(s.tokens),
+    };
+  }
+
+  set state(s) {
+    if (!s || typeof s !== 'object') throw new Error('state: expected an object');
+    const next = {};
+    for (const name of INPUTS) if (s[name] != null) next[name] = checkMatrix(s[name], name);
+    if (s.causal != null) next.causal = checkBool(s.causal, 'causal');
+    if (s.scaled != null) next.scaled = checkBool(s.scaled, 'scaled');
+    if (s.tokens != null) {
+      const ok = Array.isArray(s.tokens) && s.tokens.every((t) => typeof t === 'string' && t.length <= 8);
+      if (!ok) throw new Error('tokens: expected a list of short strings');
+      next.tokens = s.tokens.slice();
+    }
+    if (!this.core || !this.#ui.main) {
+      this.#pending = next;
+      return;
+    }
+    const lab = this.#makeLab(next); // throws on shapes the head cannot run
+    this.#lab?.free();
+    this.#lab = lab;
+    this.#pending = null;
+    this.#redraw(true);
+  }
+
+  /** A HeadLab from the attributes, then `over` (validated state); throws if it cannot run. */
+  #makeLab(over = {}) {
+    const lab = new this.core.HeadLab();
+    try {
+      lab.setCausal(over.causal ?? flag(this, 'causal', true));
+      lab.setScaled(over.scaled ?? flag(this, 'scaled', false));
+      for (const name of INPUTS) {
+        const m = over[name];
+        if (m) lab.setMatrix(name, m.rows, m.cols, new Float64Array(m.data));
+      }
+      const rows = lab.state().x.rows;
+      if (over.tokens && over.tokens.length !== rows) throw new Error('tokens: one per row of x');
+      if (over.tokens || rows !== 3) lab.setTokens(over.tokens ?? sub('t', rows));
+      lab.compute();
+    } catch (e) {
+      lab.free();
+      throw e;
+    }
+    return lab;
+  }
+
+  // ---- drawing ----
+
+  render() {
+    this.#make();
+    const weights = this.getAttribute('weights');
+    if (weights && weights !== 'hou') throw new Error(this.t('a.head.badWeights', { w: weights }));
+    const key = ['weights', 'scaled', 'causal'].map((a) => this.getAttribute(a)).join('|');
+    if (!this.#lab || key !== this.#attrKey || this.#pending) {
+      this.#attrKey = key;
+      const pending = this.#pending;
+      this.#pending = null;
+      let lab;
+      try {
+        lab = this.#makeLab(pending ?? {});
+      } catch (e) {
+        this.showError(message(e));
+        lab = this.#makeLab();
+      }
+      this.#lab?.free();
+      this.#lab = lab;
+    }
+    this.#drawText();
+    this.#redraw(false);
+  }
+
+  #drawText() {
+    const ui = this.#ui;
+    ui.causal.name.textContent = this.t('causal');
+    ui.causal.hint.textContent = this.t('causalHint');
+    ui.scaled.name.replaceChildren(this.t('a.head.scaled'));
+    ui.reset.textContent = this.t('reset');
+    ui.reset.title = this.t('resetTitle');
+    ui.tables.label();
+    ui.keyboard.textContent = this.t('keyboard');
+    ui.seq.setAttribute('aria-label', this.t('a.head.sequence'));
+    ui.legend.setAttribute('aria-label', this.t('legend'));
+    const ramp = (p) => h('span', { class: 'ramp', 'aria-hidden': 'true', style: `background:${rampGradient(p)}` });
+    ui.legend.replaceChildren(
+      h('span', { class: 'legend-item' }, this.t('legendNeg'), ramp('signed'), this.t('legendPos')),
+      h('span', { class: 'legend-item' }, `${this.t('legendWeights')} 0`, ramp('weights'), '1'),
+      h('span', { class: 'legend-item' }, h('span', { class: 'swatch-masked', 'aria-hidden': 'true' }), this.t('legendMasked')));
+    for (const n of [1, 2, 3]) {
+      const st = ui[`stage${n}`];
+      st.title.textContent = this.t(`stage${n}`);
+      st.note.textContent = this.t(`stage${n}Note`);
+      if (st.badge) st.badge.textContent = this.t('editableBadge');
+    }
+    for (const [name, card] of Object.entries(this.#cards)) {
+      const title = this.t(CARDS[name][0]);
+      card.name.textContent = title === name ? name : `${name} · ${title}`;
+      card.explain.textContent = this.t(CARDS[name][1]);
+    }
+    for (const name of INPUTS) this.#blocks[name].matrix.toggleAttribute('editable', !this.readonly);
+  }
+
+  /** Draws the inputs Rust holds, then every intermediate (or keeps the last on error). */
+  #redraw(inputsToo) {
+    const s = this.#lab.state();
+    const tokens = Array.from(s.tokens);
+    const ui = this.#ui;
+    if (inputsToo || !this.#last) for (const name of INPUTS) this.#blocks[name].matrix.clearErrors?.();
+    this.#blocks.x.set(s.x, tokens, sub('c', s.x.cols));
+    for (const name of ['W_q', 'W_k', 'W_v']) this.#blocks[name].set(s[name], sub('d', s[name].rows), sub('c', s[name].cols));
+    ui.causal.input.checked = s.causal;
+    ui.scaled.input.checked = s.scaled;
+    ui.causal.input.disabled = this.readonly;
+    ui.scaled.input.disabled = this.readonly;
+    ui.reset.hidden = this.readonly;
+    this.#drawSequence(tokens);
+    this.#setFormula('masked_scores', LATEX.masked_scores);
+    this.#cards.masked_scores.explain.textContent = this.t(s.causal ? 'maskedExplainOn' : 'maskedExplainOff');
+    let r;
+    try {
+      r = this.#lab.compute();
+    } catch (e) {
+      ui.message.textContent = this.t('computeFailed', { msg: message(e) });
+      ui.message.hidden = false;
+      ui.main.classList.add('stale');
+      this.#drawScale(s.scaled, this.#last);
+      return false;
+    }
+    this.#last = r;
+    ui.message.hidden = true;
+    ui.main.classList.remove('stale');
+    const d = sub('d', r.q.cols);
+    const dv = sub('d', r.v.cols);
+    this.#blocks.q.set(r.q, tokens, d);
+    this.#blocks.k.set(r.k, tokens, d);
+    this.#blocks.v.set(r.v, tokens, dv);
+    this.#blocks.scores.set(r.scores, tokens, tokens);
+    this.#blocks.masked_scores.set(r.masked_scores, tokens, tokens);
+    const masked = Array.from(r.masked_scores.data, (v) => v === -Infinity);
+    this.#blocks.weights.set({ ...r.weights, masked }, tokens, tokens);
+    this.#blocks.out.set(r.out, tokens, dv);
+    const rows = Array.from(r.fully_masked_rows ?? [], (i) => tokens[i] ?? i);
+    ui.note.hidden = rows.length === 0;
+    ui.note.textContent = rows.length ? this.t('fullyMasked', { rows: rows.join(', ') }) : '';
+    this.#drawScale(s.scaled, r);
+    for (const name of INPUTS.concat(OUTPUTS)) if (name !== 'masked_scores' && name !== 'scores') this.#setFormula(name, LATEX[name]);
+    this.#setFormula('scores', s.scaled ? LATEX.scoresScaled : LATEX.scores);
+    ui.steps.steps = this.#lab.formulaSteps();
+    ui.steps.latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
+    return true;
+  }
+
+  #setFormula(name, latex) {
+    const box = this.#cards[name].formula;
+    if (box.dataset.latex === latex) return;
+    box.dataset.latex = latex;
+    box.replaceChildren(tex(latex));
+  }
+
+  #drawScale(scaled, r) {
+    const hint = this.#ui.scaled.hint;
+    hint.textContent = scaled && r ? this.t('scaleOn', { d: r.q.cols, s: r.scale.toFixed(2) }) : this.t('scaleOff');
+  }
+
+  #drawSequence(tokens) {
+    const words = (this.getAttribute('sequence') || '').split('|').map((w) => w.trim()).filter(Boolean);
+    const seq = this.#ui.seq;
+    seq.hidden = words.length < 2;
+    if (seq.hidden) return;
+    const current = tokens.join('');
+    const buttons = words.map((w) => h('button', {
+      type: 'button', class: 'word', 'aria-pressed': String(w === current), disabled: this.readonly,
+      onclick: () => this.#setWord(w),
+    }, w));
+    seq.replaceChildren(h('span', { class: 'toggle-hint' }, this.t('a.head.sequence')), ...buttons);
+  }
+
+  // ---- interaction ----
+
+  /** Applies a change to the lab, redraws, and tells the host. */
+  #edit(fn) {
+    if (!this.#lab) return;
+    try {
+      fn();
+    } catch (e) {
+      this.showError(message(e));
+      return;
+    }
+    this.clearError();
+    this.#redraw(false);
+    this.#announce();
+  }
+
+  #announce() {
+    this.emitChange();
+    this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
+  }
+
+  #setWord(word) {
+    this.#edit(() => {
+      const x = this.core.compareWords(word, word, {}).a.x; // the word's one-hot rows, from Rust
+      this.#lab.setMatrix('x', x.rows, x.cols, new Float64Array(x.data));
+      this.#lab.setTokens([...word]);
+    });
+  }
+
+  #onCellEdit(e) {
+    const el = e.composedPath()[0]?.closest?.('attn-matrix') ?? e.target;
+    const name = el.id;
+    if (!INPUTS.includes(name) || !this.#lab || this.readonly) return;
+    const { row, col, text } = e.detail;
+    try {
+      this.#lab.setCell(name, row, col, text);
+    } catch (err) {
+      el.setCellError(row, col, this.t('invalidPrefix') + message(err));
+      return;
+    }
+    el.clearCellError(row, col);
+    this.#blocks[name].set(this.#lab.state()[name], el.rowLabels, el.colLabels);
+    this.#redraw(false);
+    this.#announce();
+  }
+
+  #reset() {
+    this.#lab?.free();
+    this.#lab = this.#makeLab();
+    this.clearError();
+    for (const name of INPUTS) this.#blocks[name].matrix.clearErrors();
+    this.#redraw(true);
+    this.#announce();
+  }
+
+  #onExplain(e) {
+    const { row, col, label } = e.detail ?? {};
+    if (!this.#lab || !OUTPUTS.includes(label)) return;
+    let ex;
+    try {
+      ex = this.#lab.explain(label, row, col);
+    } catch (err) {
+      this.showError(message(err));
+      return;
+    }
+    this.#ui.explain.explanation = ex;
+    const sources = Array.from(ex?.sources ?? []);
+    for (const [name, block] of Object.entries(this.#blocks)) {
+      if (typeof block.matrix.highlight === 'function') {
+        block.matrix.highlight(sources.filter((s) => s.matrix === name));
+      }
+    }
+  }
+
+  #onStep(e) {
+    const produces = e.detail?.produces;
+    for (const [name, card] of Object.entries(this.#cards)) card.el.classList.toggle('step-active', name === produces);
+  }
+}
+
+define(AttnHead);

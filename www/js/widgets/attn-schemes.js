@@ -1,0 +1,7 @@
+// attn-schemes: placeholder while it is written.
+import { AttnWidget, define } from '../widget-base.js';
+
+class W extends AttnWidget {
+  static tag = 'attn-schemes';
+}
+define(W);

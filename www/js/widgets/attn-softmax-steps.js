@@ -1,0 +1,7 @@
+// attn-softmax-steps: placeholder while it is written.
+import { AttnWidget, define } from '../widget-base.js';
+
+class W extends AttnWidget {
+  static tag = 'attn-softmax-steps';
+}
+define(W);

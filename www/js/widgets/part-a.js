@@ -1,0 +1,145 @@
+// Shared pieces of the section 1–4 widgets: a matrix block (heatmap + a plain-table
+// twin for screen readers), number text, state validation, and the link to a head.
+// T = time (rows), C = channels, d = head size. No attention math here: numbers
+// arrive from wasm and leave as text or colour.
+
+import '../attn-matrix.js';
+import { formatCell } from '../format.js';
+import { h } from '../widget-base.js';
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+
+/** ['c₀', 'c₁', …]: column labels. */
+export const sub = (prefix, n) => Array.from({ length: n }, (_, i) =>
+  prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]));
+
+/** A number as text with a true minus sign; `digits` decimals; tiny errors as 1.2e-16. */
+export function num(v, digits = 2) {
+  if (v == null) return '–';
+  if (digits === 2) return formatCell(v);
+  if (!Number.isFinite(v)) return formatCell(v);
+  const s = v.toFixed(digits);
+  return (/^-0\.?0*$/.test(s) ? s.slice(1) : s).replace(/^-/, '−');
+}
+
+/** A max-error style number: 0, or 8.9e-16, or 0.667. */
+export function err(v) {
+  if (v == null || !Number.isFinite(v)) return '–';
+  if (v === 0) return '0';
+  if (Math.abs(v) < 1e-3) return v.toExponential(1).replace('-', '−');
+  return num(v, 3);
+}
+
+/** [4.67, 5.33] */
+export const vec = (values, digits = 2) => `[${Array.from(values, (v) => num(v, digits)).join(', ')}]`;
+
+/** A heatmap with a plain <table> twin shown instead when the widget is in table view. */
+export function matrixBlock({ label, palette = 'signed', editable = false, caption = '' }) {
+  const matrix = h('attn-matrix', { label, palette, editable });
+  const table = h('table', { class: 'plain twin' });
+  const cap = caption ? h('div', { class: 'mlabel' }, caption) : null;
+  const el = h('div', { class: 'mblock' }, cap, matrix, table);
+  return {
+    el,
+    matrix,
+    caption: cap,
+    set(value, rowLabels, colLabels) {
+      matrix.rowLabels = rowLabels;
+      matrix.colLabels = colLabels;
+      matrix.value = value;
+      drawTable(table, value, rowLabels, colLabels, label);
+    },
+  };
+}
+
+function drawTable(table, value, rowLabels, colLabels, label) {
+  const { rows, cols, data } = value;
+  const head = h('tr', {}, h('th', { scope: 'col' }, label), ...Array.from({ length: cols }, (_, c) =>
+    h('th', { scope: 'col' }, colLabels?.[c] ?? String(c))));
+  const body = Array.from({ length: rows }, (_, r) => h('tr', {},
+    h('th', { scope: 'row' }, rowLabels?.[r] ?? String(r)),
+    ...Array.from({ length: cols }, (_, c) => {
+      const i = r * cols + c;
+      const masked = value.masked?.[i] || data[i] === -Infinity || data[i] === null;
+      return h('td', {}, masked && data[i] !== 0 ? '−∞' : num(data[i]));
+    })));
+  table.replaceChildren(h('thead', {}, head), h('tbody', {}, ...body));
+}
+
+/** The "show as tables" switch every part-A widget carries. */
+export function tableSwitch(widget, body) {
+  const button = h('button', { type: 'button', class: 'tables', 'aria-pressed': 'false' });
+  button.addEventListener('click', () => {
+    const on = button.getAttribute('aria-pressed') !== 'true';
+    button.setAttribute('aria-pressed', String(on));
+    body.classList.toggle('as-tables', on);
+  });
+  return {
+    el: button,
+    label() { button.textContent = widget.t('a.asTables'); },
+  };
+}
+
+/** Throws unless `m` is a {rows, cols, data} matrix of finite numbers (≤ 16×16). */
+export function checkMatrix(m, name, maxSide = 16) {
+  if (!m || typeof m !== 'object') throw new Error(`${name}: not a matrix`);
+  const { rows, cols, data } = m;
+  const ok = Number.isInteger(rows) && Number.isInteger(cols) && rows > 0 && cols > 0
+    && rows <= maxSide && cols <= maxSide && Array.isArray(data) && data.length === rows * cols
+    && data.every((v) => typeof v === 'number' && Number.isFinite(v));
+  if (!ok) throw new Error(`${name}: expected {rows, cols, data} of finite numbers`);
+  return { rows, cols, data: data.slice() };
+}
+
+export function checkBool(v, name) {
+  if (typeof v !== 'boolean') throw new Error(`${name}: expected true or false`);
+  return v;
+}
+
+/** A plain copy of a wasm matrix (typed arrays become arrays) for `state`. */
+export const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
+
+/** The state of the <attn-head> named by the widget's `for` attribute, or {} (the h/o/u head). */
+export function linkedHead(widget) {
+  const id = widget.getAttribute('for');
+  const head = id ? document.getElementById(id) : null;
+  if (!head || !head.core) return {};
+  const s = head.state;
+  return { x: s.x, W_q: s.W_q, W_k: s.W_k, W_v: s.W_v, causal: s.causal, scaled: s.scaled };
+}
+
+/** Re-renders `widget` whenever the head it is linked to (`for`) changes. */
+export function followHead(widget) {
+  const id = widget.getAttribute('for');
+  if (!id) return () => {};
+  const on = (e) => {
+    if (e.target?.id === id) widget.refresh();
+  };
+  document.addEventListener('attn-change', on);
+  document.addEventListener('attn-rendered', on);
+  return () => {
+    document.removeEventListener('attn-change', on);
+    document.removeEventListener('attn-rendered', on);
+  };
+}
+
+/** CSS shared by the part-A widgets (added to each widget's static css). */
+export const PART_A_CSS = `
+.mblock { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+.mlabel { font-size: .82rem; font-weight: 600; color: var(--_muted); }
+table.twin { display: none; }
+.as-tables attn-matrix:not([editable]) { display: none; }
+.as-tables table.twin { display: table; }
+button.tables { font-size: .8rem; font-weight: 500; padding: 2px 10px; }
+.head-row { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: baseline; justify-content: space-between; margin-bottom: 6px; }
+.lead { margin: 0 0 10px; max-width: 72ch; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); gap: 14px; }
+.panel { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; min-width: 0; }
+.panel h4 { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
+.fact { font-size: .92rem; margin: 6px 0 0; }
+.fact b, .value b { font-weight: 700; }
+.tex-display { display: block; overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
+.katex { font-size: 1.05em; }
+input.word { width: 7em; font-family: var(--_mono); }
+@media (max-width: 520px) { .frame { padding: 10px; } }
+`;
