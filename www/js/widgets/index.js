@@ -14,6 +14,17 @@ import './attn-head-probe.js';
 import './attn-compare-words.js';
 import './attn-bias.js';
 // Part B (sections 5–8):
+import './note-graph.js';
+import './note-space.js';
+import './note-batch.js';
+import './note-encoder.js';
+import './note-cross.js';
+import './note-scale.js';
+import './exercise.js';
+import './proofs.js';
+import './practice.js';
+import './quiz.js';
+import './interview.js';
 // Explain panel and formula stepper (issue 6):
 import './attn-explain.js';
 import './attn-formula-steps.js';

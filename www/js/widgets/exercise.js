@@ -1,0 +1,195 @@
+// <attn-exercise>: §6, the lesson-1 exercise replayed. The learner fills the three
+// blanks of the NumPy solution (score line, mask, softmax axis) from candidates,
+// sees the code with those choices, and what each choice does: the weights, their
+// row and column sums, NaN warnings, and the max error against the expected output.
+// Below: the batched multi-head version (B, H, T, d_k) = (2, 4, 5, 16) checked
+// against the reference path.
+//
+//   state: { score, mask, axis, seed, causal }  (score/mask/axis null until chosen)
+//   numbers: exerciseRun(score, mask, axis), multiHeadCheck(seed, 2, 4, 5, 16, causal)
+
+import { AttnWidget, define, h } from '../widget-base.js';
+import { B_CSS, bool, checkbox, err, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
+
+const CHOICES = {
+  score: ['unscaled', 'dk', 'scaled'],
+  mask: ['none', 'diagonal', 'lower', 'upper'],
+  axis: ['receivers', 'last'],
+};
+const LINE = { score: 0, mask: 1, axis: 2 };
+const TOKENS = ['t0', 't1', 't2', 't3'];
+const BLANK = '________';
+// The code around the three blanks: [text, shape comment]; null marks a blank.
+const CONTEXT = [
+  ['def attention(X, W_q, W_k, W_v):', 'X: (T, d_model)'],
+  ['    Q, K, V = X @ W_q, X @ W_k, X @ W_v', '(T, d_k), (T, d_k), (T, d_v)'],
+  ['    T, d_k = K.shape', ''],
+  ['score', '(T, T)'],
+  ['mask', '(T, T), True = hidden'],
+  ['    scores = np.where(mask, -np.inf, scores)', ''],
+  ['axis', '(T, T), rows sum to 1'],
+  ['    return weights @ V', '(T, d_v)'],
+];
+const pad = (code, note) => (note ? `${code.padEnd(50)}# ${note}` : code);
+
+class Exercise extends AttnWidget {
+  static tag = 'attn-exercise';
+  static css = `${B_CSS}
+    .blanks { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 10px; margin-bottom: 10px; }
+    pre.code .blank { background: #fde68a; color: #1b1e27; border-radius: 3px; }
+    pre.code .chosen { background: var(--_bg); border-radius: 3px; box-shadow: inset 0 -2px 0 var(--_accent); }
+    .sums td { font-family: var(--_mono); }
+    .printed { margin-top: 8px; }
+    .mh { margin-top: 16px; padding-top: 12px; border-top: 1px dashed var(--_line); }`;
+
+  #s = { score: null, mask: null, axis: null, seed: 0, causal: true };
+  #code = null; // candidate code lines from the core, per blank and choice
+
+  build(root) {
+    this.groups = {};
+    const sets = Object.entries(CHOICES).map(([blank, options]) => {
+      const labels = options.map((opt) => {
+        const input = h('input', { type: 'radio', name: blank, value: opt, onchange: () => {
+          this.#s[blank] = opt;
+          this.refresh();
+          this.emitChange();
+        } });
+        return h('label', {}, input, h('code', { 'data-blank': blank, 'data-opt': opt }));
+      });
+      this.groups[blank] = labels.map((l) => l.firstChild);
+      return h('fieldset', {}, k('legend', `b.ex.blank.${blank}`), ...labels);
+    });
+    this.code = h('pre', { class: 'code', tabindex: 0, 'data-k-aria': 'b.ex.codeAria' });
+    this.weights = matrix('weights', 'weights');
+    this.sums = h('table', { class: 'plain sums' });
+    this.verdict = h('p', { class: 'msg', role: 'status' });
+    this.hints = h('ul', { class: 'muted' });
+    this.printed = h('pre', { class: 'code printed', hidden: true });
+    this.result = h('div', { hidden: true },
+      h('div', { class: 'row' },
+        h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
+        h('div', { class: 'col panel' }, k('h4', 'b.ex.sums'), this.sums)),
+      h('div', { style: 'margin-top:10px' }, this.verdict, this.hints, this.printed));
+    this.waiting = k('p', 'b.ex.waiting', { class: 'muted' });
+    root.append(
+      k('p', 'b.ex.lead', { class: 'lead' }),
+      h('div', { class: 'blanks' }, ...sets),
+      h('div', { class: 'scroll-x' }, this.code),
+      h('div', { style: 'margin-top:10px' }, this.waiting, this.result),
+      this.buildMultiHead(),
+    );
+  }
+
+  buildMultiHead() {
+    const causal = checkbox('b.causalMask', (on) => { this.#s.causal = on; this.refresh(); this.emitChange(); });
+    this.mhCausal = causal.input;
+    this.mhButton = k('button', 'b.newSeed', { type: 'button', onclick: () => {
+      this.#s.seed = (this.#s.seed + 1) % 1000;
+      this.refresh();
+      this.emitChange();
+    } });
+    this.mhResult = h('p', { class: 'msg', role: 'status' });
+    this.mhWeights = matrix('head 0 weights', 'weights');
+    return h('div', { class: 'mh' },
+      k('h4', 'b.mh.title'), k('p', 'b.mh.lead', { class: 'lead' }),
+      h('div', { class: 'controls' }, causal.label, this.mhButton),
+      this.mhResult,
+      h('div', { class: 'col', style: 'margin-top:8px' }, k('h4', 'b.mh.head0'), this.mhWeights));
+  }
+
+  #candidates(core) {
+    if (this.#code) return this.#code;
+    const pick = { score: 'scaled', mask: 'upper', axis: 'last' };
+    this.#code = { lines: core.exerciseRun('scaled', 'upper', 'last').code };
+    for (const [blank, options] of Object.entries(CHOICES)) {
+      this.#code[blank] = {};
+      for (const opt of options) {
+        const args = { ...pick, [blank]: opt };
+        this.#code[blank][opt] = core.exerciseRun(args.score, args.mask, args.axis).code[LINE[blank]];
+      }
+    }
+    return this.#code;
+  }
+
+  render(core) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.clearError();
+    const s = this.#s;
+    const code = this.#candidates(core);
+    for (const el of this.shadowRoot.querySelectorAll('code[data-blank]')) {
+      el.textContent = code[el.dataset.blank][el.dataset.opt];
+    }
+    for (const [blank, inputs] of Object.entries(this.groups)) {
+      for (const input of inputs) input.checked = input.value === s[blank];
+    }
+    this.code.replaceChildren(...CONTEXT.flatMap(([text, note], i) => {
+      const nl = i ? '\n' : '';
+      if (!(text in CHOICES)) return [nl, pad(text, note)];
+      const chosen = s[text] ? `    ${code[text][s[text]]}` : `    ${BLANK}`;
+      const gap = ' '.repeat(Math.max(1, 50 - chosen.length));
+      return [nl, h('span', { class: s[text] ? 'chosen' : 'blank' }, chosen), note ? `${gap}# ${note}` : ''];
+    }));
+    const ready = s.score && s.mask && s.axis;
+    this.waiting.hidden = Boolean(ready);
+    this.result.hidden = !ready;
+    if (ready) this.#showRun(core.exerciseRun(s.score, s.mask, s.axis));
+    this.#showMultiHead(core);
+  }
+
+  #showRun(r) {
+    const s = this.#s;
+    show(this.weights, { ...r.weights, masked: r.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map((v) => h('td', {}, num(v, 2))));
+    this.sums.replaceChildren(
+      h('thead', {}, h('tr', {}, h('th'), ...TOKENS.map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, row('b.ex.rowSums', r.row_sums), row('b.ex.colSums', r.col_sums)));
+    const vars = { w: err(r.weights_max_err), o: err(r.out_max_err) };
+    this.verdict.textContent = this.t(r.matches_expected ? 'b.ex.matches' : r.has_nan ? 'b.ex.nan' : 'b.ex.differs', vars);
+    this.verdict.className = `msg ${r.matches_expected ? 'ok' : 'bad'}`;
+    this.verdict.dataset.matches = String(r.matches_expected);
+    const hints = [];
+    if (s.score !== 'scaled') hints.push(`b.ex.hint.${s.score}`);
+    if (s.mask !== 'upper') hints.push(`b.ex.hint.${s.mask}`);
+    if (s.axis !== 'last') hints.push('b.ex.hint.receivers');
+    this.hints.replaceChildren(...(r.matches_expected ? [] : hints.map((key) => h('li', {}, this.t(key)))));
+    this.printed.hidden = !r.matches_expected;
+    if (r.matches_expected) {
+      const w = r.weights;
+      const rows = Array.from({ length: w.rows }, (_, i) => list(w.data.slice(i * w.cols, (i + 1) * w.cols)));
+      this.printed.textContent = `>>> print(weights.round(2))\n[${rows.join(',\n ')}]\n>>> ${this.t('b.ex.printedSums')} ${list(r.row_sums)}`;
+    }
+  }
+
+  #showMultiHead(core) {
+    const s = this.#s;
+    this.mhCausal.checked = s.causal;
+    const r = core.multiHeadCheck(s.seed, 2, 4, 5, 16, s.causal);
+    this.mhResult.textContent = this.t('b.mh.result', {
+      shape: `(${r.shape.join(', ')})`, err: err(r.max_err), seed: s.seed,
+      verdict: this.t(r.allclose ? 'b.mh.close' : 'b.mh.far'),
+    });
+    this.mhResult.className = `msg ${r.allclose ? 'ok' : 'bad'}`;
+    this.mhResult.dataset.maxErr = String(r.max_err);
+    show(this.mhWeights, r.head0_weights, ['0', '1', '2', '3', '4'], ['0', '1', '2', '3', '4']);
+  }
+
+  get state() {
+    return { ...this.#s };
+  }
+
+  set state(s) {
+    object(s);
+    const next = {};
+    for (const [blank, options] of Object.entries(CHOICES)) {
+      const v = s[blank] ?? null;
+      if (v !== null && !options.includes(v)) throw new Error(`${blank} must be one of ${options.join(', ')}`);
+      next[blank] = v;
+    }
+    next.seed = int(s.seed ?? 0, 'seed', 0, 999);
+    next.causal = bool(s.causal ?? true, 'causal');
+    this.#s = next;
+    this.refresh();
+  }
+}
+
+define(Exercise);

@@ -1,0 +1,120 @@
+// <attn-note-cross>: note 5 of §5. Cross-attention: queries come from one sequence
+// (x_q, T_out rows), keys and values from another (x_kv, T_in rows), so the
+// weights are T_out × T_in, not square. Both inputs are editable; rows can be
+// added or removed. W_q, W_k, W_v are the 2×2 identity so the numbers stay readable.
+//
+//   state: { x_q: number[][], x_kv: number[][], scaled }
+//   numbers: crossAttention({x_q, x_kv, W_q, W_k, W_v}, false, scaled); parseNumber
+
+import { AttnWidget, define, h } from '../widget-base.js';
+import { message } from '../widget-base.js';
+import { B_CSS, bool, checkbox, fillStrings, k, matrix, object, show } from './b-util.js';
+
+const C = 2;
+const MAX_OUT = 4;
+const MAX_IN = 6;
+const EYE = { rows: C, cols: C, data: [1, 0, 0, 1] };
+const Q_NAMES = ['q₀', 'q₁', 'q₂', 'q₃'];
+const K_NAMES = ['k₀', 'k₁', 'k₂', 'k₃', 'k₄', 'k₅'];
+
+const toMat = (rows) => ({ rows: rows.length, cols: C, data: rows.flat() });
+
+class NoteCross extends AttnWidget {
+  static tag = 'attn-note-cross';
+  static css = `${B_CSS}
+    .inputs { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, max-content)); gap: 10px 16px; }
+    .rows { display: flex; gap: 6px; margin-top: 4px; }
+    .rows button { padding: 2px 10px; }
+    .shape { color: var(--_muted); font-size: .88rem; }`;
+
+  #s = { x_q: [[1, 0], [0, 2]], x_kv: [[2, 0], [0, 2], [1, 1], [-1, 0]], scaled: false };
+
+  build(root) {
+    this.xq = h('attn-matrix', { label: 'x_q', palette: 'signed', editable: '' });
+    this.xkv = h('attn-matrix', { label: 'x_kv', palette: 'signed', editable: '' });
+    this.xq.addEventListener('cell-edit', (e) => this.#edit('x_q', this.xq, e.detail));
+    this.xkv.addEventListener('cell-edit', (e) => this.#edit('x_kv', this.xkv, e.detail));
+    const rowsCtl = (name, max) => h('div', { class: 'rows' },
+      k('button', 'b.cross.add', { type: 'button', 'data-k-aria': 'b.cross.addRow', onclick: () => this.#resize(name, +1, max) }),
+      k('button', 'b.cross.remove', { type: 'button', 'data-k-aria': 'b.cross.removeRow', onclick: () => this.#resize(name, -1, max) }));
+    const scaled = checkbox('b.scaleBy', (on) => { this.#s.scaled = on; this.refresh(); this.emitChange(); });
+    this.scaledBox = scaled.input;
+    this.scores = matrix('scores', 'signed');
+    this.weights = matrix('weights', 'weights');
+    this.out = matrix('out', 'signed');
+    this.shape = h('p', { class: 'shape', role: 'status' });
+    root.append(
+      h('div', { class: 'head' }, k('span', 'b.tag5', { class: 'tag' }), k('h3', 'b.cross.title')),
+      k('p', 'b.cross.lead', { class: 'lead' }),
+      h('div', { class: 'inputs' },
+        h('div', { class: 'col' }, k('h4', 'b.cross.xq'), this.xq, rowsCtl('x_q', MAX_OUT)),
+        h('div', { class: 'col' }, k('h4', 'b.cross.xkv'), this.xkv, rowsCtl('x_kv', MAX_IN))),
+      h('div', { class: 'controls', style: 'margin-top:10px' }, scaled.label),
+      this.shape,
+      h('div', { class: 'row' },
+        h('div', { class: 'col panel' }, k('h4', 'b.scores'), this.scores),
+        h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
+        h('div', { class: 'col panel' }, k('h4', 'b.out'), this.out)),
+    );
+  }
+
+  #edit(name, el, { row, col, text }) {
+    try {
+      this.#s[name][row][col] = this.core.parseNumber(text);
+      el.clearCellError(row, col);
+      this.refresh();
+      this.emitChange();
+    } catch (e) {
+      el.setCellError(row, col, message(e));
+    }
+  }
+
+  #resize(name, delta, max) {
+    const rows = this.#s[name];
+    if (delta > 0 && rows.length < max) rows.push([0, 0]);
+    if (delta < 0 && rows.length > 1) rows.pop();
+    this.refresh();
+    this.emitChange();
+  }
+
+  render(core) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    const s = this.#s;
+    this.scaledBox.checked = s.scaled;
+    const qNames = Q_NAMES.slice(0, s.x_q.length);
+    const kNames = K_NAMES.slice(0, s.x_kv.length);
+    show(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
+    show(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
+    const r = this.attempt(() => core.crossAttention(
+      { x_q: toMat(s.x_q), x_kv: toMat(s.x_kv), W_q: EYE, W_k: EYE, W_v: EYE }, false, s.scaled));
+    if (!r) return;
+    this.clearError();
+    this.shape.textContent = this.t('b.cross.shape', { out: r.weights.rows, in: r.weights.cols });
+    show(this.scores, r.scores, qNames, kNames);
+    show(this.weights, r.weights, qNames, kNames);
+    show(this.out, r.out, qNames, ['0', '1']);
+  }
+
+  get state() {
+    return structuredClone(this.#s);
+  }
+
+  set state(s) {
+    object(s);
+    const grid = (v, name, max) => {
+      if (!Array.isArray(v) || v.length < 1 || v.length > max
+        || !v.every((r) => Array.isArray(r) && r.length === C && r.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+        throw new Error(`${name} must be 1 to ${max} rows of ${C} numbers`);
+      }
+      return v.map((r) => r.slice());
+    };
+    this.#s = {
+      x_q: grid(s.x_q ?? this.#s.x_q, 'x_q', MAX_OUT),
+      x_kv: grid(s.x_kv ?? this.#s.x_kv, 'x_kv', MAX_IN),
+      scaled: bool(s.scaled ?? false, 'scaled'),
+    };
+    this.refresh();
+  }
+}
+
+define(NoteCross);

@@ -1,0 +1,82 @@
+// <attn-note-encoder>: note 4 of §5. Encoder and decoder attention differ by one
+// line: the mask. The learner toggles that line in the code and sees the h/o/u
+// weights and outputs change (encoderDecoder() runs both).
+//
+//   state: { decoder }   (true: the mask line is in; false: commented out)
+
+import { AttnWidget, define, h } from '../widget-base.js';
+import { B_CSS, bool, fillStrings, k, matrix, object, show } from './b-util.js';
+
+const TOKENS = ['h', 'o', 'u'];
+// [code, shape comment]: comments are aligned when the lines are joined.
+const line = ([code, note]) => (note ? `${code.padEnd(46)}# ${note}` : code);
+const BEFORE = [
+  ['def attention(x):', 'x: (T, C)'],
+  ['    q, k, v = x @ W_q.T, x @ W_k.T, x @ W_v.T', '(T, d) each'],
+  ['    scores = q @ k.T', '(T, T)'],
+].map(line);
+const MASK = "    scores = scores.masked_fill(tril == 0, float('-inf'))";
+const AFTER = [
+  ['    weights = scores.softmax(dim=-1)', '(T, T), rows sum to 1'],
+  ['    return weights @ v', '(T, d)'],
+].map(line);
+
+class NoteEncoder extends AttnWidget {
+  static tag = 'attn-note-encoder';
+  static css = `${B_CSS}
+    .seg { display: inline-flex; border: 1px solid var(--_line); border-radius: 999px; padding: 2px; gap: 2px; }
+    .seg button { border: 0; border-radius: 999px; }
+    pre.code .off { color: var(--_muted); text-decoration: line-through; }`;
+
+  #decoder = true;
+
+  build(root) {
+    const pick = (decoder) => () => {
+      this.#decoder = decoder;
+      this.refresh();
+      this.emitChange();
+    };
+    this.btnDec = k('button', 'b.enc.decoder', { type: 'button', onclick: pick(true) });
+    this.btnEnc = k('button', 'b.enc.encoder', { type: 'button', onclick: pick(false) });
+    this.maskLine = h('span', { class: 'changed' });
+    this.code = h('pre', { class: 'code', tabindex: 0 },
+      BEFORE.join('\n'), '\n', this.maskLine, '\n', AFTER.join('\n'));
+    this.weights = matrix('weights', 'weights');
+    this.out = matrix('out', 'signed');
+    root.append(
+      h('div', { class: 'head' }, k('span', 'b.tag4', { class: 'tag' }), k('h3', 'b.enc.title')),
+      k('p', 'b.enc.lead', { class: 'lead' }),
+      h('div', { class: 'controls' }, h('div', { class: 'seg', role: 'group', 'data-k-aria': 'b.enc.kind' }, this.btnDec, this.btnEnc)),
+      h('div', { class: 'scroll-x' }, this.code),
+      h('div', { class: 'row', style: 'margin-top:10px' },
+        h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
+        h('div', { class: 'col panel' }, k('h4', 'b.out'), this.out)),
+      k('p', 'b.enc.trap', { class: 'msg bad', style: 'margin-top:10px;font-weight:400' }),
+    );
+  }
+
+  render(core) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.clearError();
+    this.btnDec.setAttribute('aria-pressed', String(this.#decoder));
+    this.btnEnc.setAttribute('aria-pressed', String(!this.#decoder));
+    this.maskLine.textContent = this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`;
+    this.maskLine.classList.toggle('off', !this.#decoder);
+    const r = core.encoderDecoder({});
+    const trace = this.#decoder ? r.decoder : r.encoder;
+    show(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    show(this.out, trace.out, TOKENS, ['0', '1']);
+  }
+
+  get state() {
+    return { decoder: this.#decoder };
+  }
+
+  set state(s) {
+    object(s);
+    this.#decoder = bool(s.decoder ?? true, 'decoder');
+    this.refresh();
+  }
+}
+
+define(NoteEncoder);

@@ -1,0 +1,125 @@
+// <attn-note-scale>: note 6 of §5, why scores are divided by √d_k.
+// (1) a d_k slider over 6 tokens with fixed N(0, 1) queries and keys: the weights
+//     sharpen towards one-hot as d_k grows unless the scores are scaled;
+// (2) the Var(q·k) ≈ d table, re-measured on a click (<attn-variance>);
+// (3) softmax of one score row multiplied by 1, 4, 8: larger scores, peakier weights.
+//
+//   state: { dk, scaled, causal }
+//   numbers: dkSlider, softmaxSharpening, avgMaxWeight (and varianceExperiment)
+
+import { AttnWidget, define, h } from '../widget-base.js';
+import { adoptTex, tex } from '../tex.js';
+import { B_CSS, bool, checkbox, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
+import './variance.js';
+
+const SEED = 0;
+const TOKENS = ['t0', 't1', 't2', 't3', 't4', 't5'];
+const ROW = [0.1, -0.2, 0.3, -0.2, 0.5];
+const FACTORS = [1, 4, 8];
+
+class NoteScale extends AttnWidget {
+  static tag = 'attn-note-scale';
+  static css = `${B_CSS}
+    .slider { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
+    .slider input { width: min(360px, 100%); }
+    .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 8px; margin: 0; }
+    .stats div { border: 1px solid var(--_line); border-radius: 8px; padding: 6px 10px; }
+    .stats dt { font-size: .8rem; color: var(--_muted); }
+    .stats dd { margin: 0; }
+    .grid2 { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 12px 18px; align-items: start; }
+    @media (max-width: 640px) { .grid2 { grid-template-columns: minmax(0, 1fr); } }
+    .bars { display: flex; flex-wrap: wrap; gap: 12px 22px; }
+    .group { display: flex; flex-direction: column; gap: 4px; }
+    .plot { display: flex; align-items: flex-end; gap: 4px; height: 120px; width: max-content; border-bottom: 1px solid var(--_muted); }
+    .bar { width: 30px; display: flex; flex-direction: column; justify-content: flex-end; align-items: center; height: 100%; }
+    .bar span { font: 11px var(--_mono); color: var(--_fg); }
+    .bar i { display: block; width: 100%; background: var(--_accent); border-radius: 3px 3px 0 0; min-height: 1px; }
+    .xs { display: flex; gap: 4px; font: 11px var(--_mono); color: var(--_muted); }
+    .xs span { width: 30px; text-align: center; }
+    section { margin-top: 16px; padding-top: 12px; border-top: 1px dashed var(--_line); }`;
+
+  #s = { dk: 16, scaled: false, causal: true };
+
+  build(root) {
+    adoptTex(this.shadowRoot);
+    this.slider = h('input', { type: 'range', min: 1, max: 512, step: 1, 'data-k-aria': 'b.scale.dk',
+      oninput: (e) => { this.#s.dk = Number(e.target.value); this.refresh(); this.emitChange(); } });
+    this.dkOut = h('output', { class: 'big' });
+    const scaled = checkbox('b.scaleBy', (on) => { this.#s.scaled = on; this.refresh(); this.emitChange(); });
+    const causal = checkbox('b.causalMask', (on) => { this.#s.causal = on; this.refresh(); this.emitChange(); });
+    this.scaledBox = scaled.input;
+    this.causalBox = causal.input;
+    this.weights = matrix('weights', 'weights');
+    const stat = (key) => {
+      const dd = h('dd', { class: 'big' });
+      return [h('div', {}, k('dt', key), dd), dd];
+    };
+    const [s1, std] = stat('b.scale.std');
+    const [s2, maxw] = stat('b.scale.maxw');
+    const [s3, scale] = stat('b.scale.scale');
+    this.std = std;
+    this.maxw = maxw;
+    this.scaleOut = scale;
+    this.bars = h('div', { class: 'bars' });
+    this.avg = h('p', { class: 'result' });
+    root.append(
+      h('div', { class: 'head' }, k('span', 'b.tag6', { class: 'tag' }), k('h3', 'b.scale.title')),
+      k('p', 'b.scale.lead', { class: 'lead' }),
+      tex('\\operatorname{Var}(q\\cdot k)=\\sum_{i=1}^{d_k}\\operatorname{Var}(q_i k_i)=d_k,'
+        + '\\qquad \\operatorname{Var}\\!\\left(\\frac{q\\cdot k}{\\sqrt{d_k}}\\right)=1', true),
+      h('div', { class: 'controls slider' }, h('label', {}, tex('d_k'), ' ', this.dkOut), this.slider),
+      h('div', { class: 'controls' }, scaled.label, causal.label),
+      h('div', { class: 'grid2' },
+        h('div', { class: 'col' }, k('h4', 'b.scale.weights'), this.weights),
+        h('dl', { class: 'stats' }, s1, s2, s3)),
+      h('section', {}, h('attn-variance', { frameless: '' })),
+      h('section', {}, k('h4', 'b.scale.sharpTitle'), k('p', 'b.scale.sharpLead', { class: 'lead' }), this.bars, this.avg),
+    );
+  }
+
+  render(core) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.clearError();
+    const s = this.#s;
+    this.slider.value = String(s.dk);
+    this.dkOut.textContent = String(s.dk);
+    this.scaledBox.checked = s.scaled;
+    this.causalBox.checked = s.causal;
+    const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
+    const masked = r.masked_scores.data.map((v) => v === -Infinity);
+    show(this.weights, { ...r.weights, masked }, TOKENS, TOKENS);
+    this.std.textContent = num(r.score_std, 2);
+    this.maxw.textContent = num(r.mean_max_weight, 3);
+    this.scaleOut.textContent = s.scaled ? `1/√${r.d_k} = ${num(r.scale, 4)}` : '1';
+    this.#drawBars(core);
+  }
+
+  #drawBars(core) {
+    if (this.bars.childElementCount && this.bars.dataset.lang === this.language) return;
+    this.bars.dataset.lang = this.language;
+    const runs = core.softmaxSharpening(new Float64Array(ROW), new Float64Array(FACTORS));
+    this.bars.replaceChildren(...runs.map((run) => h('figure', { class: 'group', style: 'margin:0', 'data-factor': run.factor },
+      h('figcaption', {}, h('b', {}, `× ${run.factor}`), ' ', h('span', { class: 'muted value' }, list(run.weights))),
+      h('div', { class: 'plot', role: 'img', 'aria-label': this.t('b.scale.barsAria', { f: run.factor, w: list(run.weights) }) },
+        ...run.weights.map((w) => h('div', { class: 'bar' }, h('span', {}, num(w)), h('i', { style: `height:${(w * 100).toFixed(1)}%` })))),
+      h('div', { class: 'xs', 'aria-hidden': 'true' }, ...ROW.map((x) => h('span', {}, num(x, 1)))))));
+    const a = core.avgMaxWeight(SEED, 1000, 8, 512);
+    this.avg.textContent = this.t('b.scale.avg', { rows: a.rows, keys: a.keys, d: a.d, u: num(a.unscaled, 3), s: num(a.scaled, 3) });
+  }
+
+  get state() {
+    return { ...this.#s };
+  }
+
+  set state(s) {
+    object(s);
+    this.#s = {
+      dk: int(s.dk ?? 16, 'dk', 1, 512),
+      scaled: bool(s.scaled ?? false, 'scaled'),
+      causal: bool(s.causal ?? true, 'causal'),
+    };
+    this.refresh();
+  }
+}
+
+define(NoteScale);

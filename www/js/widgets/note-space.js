@@ -1,0 +1,94 @@
+// <attn-note-space>: note 2 of §5. Attention has no notion of space: shuffle the
+// tokens and the outputs are shuffled the same way (permutation equivariance), so
+// "dogs" and "gods" are the same bag of letters to it. Adding position vectors
+// breaks the symmetry.
+//
+//   state: { a, b, positions, causal }   (two words over the toy letters d, o, g, s)
+//   numbers: compareOrders(a, b, positions, causal)
+
+import { AttnWidget, define, h } from '../widget-base.js';
+import { B_CSS, bool, checkbox, err, fillStrings, k, matrix, object, show } from './b-util.js';
+
+const WORD = /^[dogs]{1,8}$/;
+
+class NoteSpace extends AttnWidget {
+  static tag = 'attn-note-space';
+  static css = `${B_CSS}
+    .words input[type="text"] { width: 7em; font-family: var(--_mono); }
+    .verdict { margin-top: 10px; }`;
+
+  #s = { a: 'dogs', b: 'gods', positions: false, causal: false };
+
+  build(root) {
+    const word = (which) => h('input', {
+      type: 'text', maxlength: 8, spellcheck: 'false', autocomplete: 'off', 'data-k-aria': `b.space.word${which}`,
+      oninput: (e) => {
+        this.#s[which.toLowerCase()] = e.target.value.trim();
+        this.refresh();
+        this.emitChange();
+      },
+    });
+    this.inA = word('A');
+    this.inB = word('B');
+    const pos = checkbox('b.space.positions', (on) => { this.#s.positions = on; this.refresh(); this.emitChange(); });
+    const mask = checkbox('b.causalMask', (on) => { this.#s.causal = on; this.refresh(); this.emitChange(); });
+    this.pos = pos.input;
+    this.mask = mask.input;
+    this.outA = matrix('out A', 'signed');
+    this.outB = matrix('out B', 'signed');
+    this.titleA = h('h4', { class: 'mono' });
+    this.titleB = h('h4', { class: 'mono' });
+    this.verdict = h('p', { class: 'msg verdict', role: 'status' });
+    root.append(
+      h('div', { class: 'head' }, k('span', 'b.tag2', { class: 'tag' }), k('h3', 'b.space.title')),
+      k('p', 'b.space.lead', { class: 'lead' }),
+      h('div', { class: 'controls words' }, this.inA, this.inB, pos.label, mask.label),
+      h('div', { class: 'row' },
+        h('div', { class: 'col panel' }, this.titleA, this.outA),
+        h('div', { class: 'col panel' }, this.titleB, this.outB)),
+      this.verdict,
+      k('p', 'b.space.why', { class: 'muted' }),
+    );
+  }
+
+  render(core) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    const s = this.#s;
+    if (this.inA.value.trim() !== s.a) this.inA.value = s.a;
+    if (this.inB.value.trim() !== s.b) this.inB.value = s.b;
+    this.pos.checked = s.positions;
+    this.mask.checked = s.causal;
+    const r = this.attempt(() => core.compareOrders(s.a, s.b, s.positions, s.causal));
+    if (!r) return;
+    this.clearError();
+    this.titleA.textContent = this.t('b.space.outOf', { w: r.a.word });
+    this.titleB.textContent = this.t('b.space.outOf', { w: r.b.word });
+    show(this.outA, r.a.trace.out, [...r.a.word], ['0', '1']);
+    show(this.outB, r.b.trace.out, [...r.b.word], ['0', '1']);
+    let key;
+    if (r.permutation == null) key = 'b.space.notAnagram';
+    else if (r.equivariance_max_err === 0 || r.equivariance_max_err < 1e-12) key = 'b.space.same';
+    else key = s.positions ? 'b.space.diffPos' : 'b.space.diffMask';
+    const vars = { err: err(r.equivariance_max_err), last: err(r.last_row_max_diff), a: r.a.word, b: r.b.word };
+    this.verdict.textContent = this.t(key, vars);
+    this.verdict.className = `msg verdict ${key === 'b.space.same' ? 'ok' : 'bad'}`;
+  }
+
+  get state() {
+    return { ...this.#s };
+  }
+
+  set state(s) {
+    object(s);
+    const next = { ...this.#s, ...s };
+    for (const w of ['a', 'b']) {
+      if (typeof next[w] !== 'string' || !WORD.test(next[w])) throw new Error(`${w} must be 1 to 8 of the letters d, o, g, s`);
+    }
+    bool(next.positions, 'positions');
+    bool(next.causal, 'causal');
+    this.#s = { a: next.a, b: next.b, positions: next.positions, causal: next.causal };
+    this.refresh();
+  }
+}
+
+define(NoteSpace);
