@@ -1,7 +1,133 @@
-// attn-bias: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-bias>: a key bias changes no weight; a query bias does (LESSON §3).
+//
+//   <attn-bias for="head">
+//
+// T = tokens, d = head size. With k = x W_kᵀ + b_k every score in row i gains the same
+// q_i · b_k, and softmax ignores a constant added to a whole row; with q = x W_qᵀ + b_q
+// row i gains b_q · k_j, different per column. Rust runs the head three times (base,
+// k-bias, q-bias) and reports the largest weight change. state = { k_bias, q_bias, b_k, b_q }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, checkBool, err, followHead, linkedHead, matrixBlock, tableSwitch, vec } from './part-a.js';
+
+const DEFAULT = { k_bias: true, q_bias: false, b_k: [1, -2], b_q: [1, 1] };
+
+class AttnBias extends PartAWidget {
   static tag = 'attn-bias';
+  static attrs = ['for'];
+
+  #s = null;
+  #ui = {};
+  #off = null;
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#off ??= followHead(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#off?.();
+    this.#off = null;
+  }
+
+  get state() {
+    const s = this.#s ?? DEFAULT;
+    return { ...s, b_k: s.b_k.slice(), b_q: s.b_q.slice() };
+  }
+
+  set state(s) {
+    const vecOk = (v) => Array.isArray(v) && v.length >= 1 && v.length <= 16 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
+    if (!vecOk(s?.b_k) || !vecOk(s?.b_q)) throw new Error('b_k, b_q: expected lists of finite numbers');
+    this.#s = { k_bias: checkBool(s.k_bias, 'k_bias'), q_bias: checkBool(s.q_bias, 'q_bias'), b_k: s.b_k.slice(), b_q: s.b_q.slice() };
+    this.refresh();
+  }
+
+  #update(fn) {
+    const s = this.state;
+    fn(s);
+    this.#s = s;
+    this.refresh();
+    this.emitChange();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    const side = (key) => {
+      const box = h('input', { type: 'checkbox', class: `toggle-${key}` });
+      box.addEventListener('change', () => this.#update((s) => { s[`${key}_bias`] = box.checked; }));
+      const field = h('input', { type: 'text', class: 'words bias', autocomplete: 'off', spellcheck: 'false' });
+      field.addEventListener('input', () => {
+        try {
+          const v = field.value.split(',').map((p) => p.trim()).filter(Boolean).map((p) => this.core.parseNumber(p));
+          field.removeAttribute('aria-invalid');
+          this.#update((s) => { s[`b_${key}`] = v; });
+        } catch {
+          field.setAttribute('aria-invalid', 'true');
+        }
+      });
+      const p = { box, field, text: h('span'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }),
+        verdict: h('p', { class: 'msg', role: 'status' }), title: h('h4') };
+      p.el = h('div', { class: `panel ${key}-panel` }, p.title, h('div', { class: 'controls' }, h('label', {}, box, p.text), field),
+        h('div', { class: 'row' }, p.scores.el, p.weights.el), p.verdict);
+      return p;
+    };
+    ui.base = { title: h('h4'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }) };
+    ui.base.el = h('div', { class: 'panel' }, ui.base.title, h('div', { class: 'row' }, ui.base.scores.el, ui.base.weights.el));
+    ui.k = side('k');
+    ui.q = side('q');
+    ui.tables = tableSwitch(this, root);
+    ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
+    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.msg, h('div', { class: 'grid' }, ui.base.el, ui.k.el, ui.q.el));
+  }
+
+  #draw(block, trace, tokens, which) {
+    const masked = Array.from(trace.masked_scores.data, (v) => v === -Infinity || v === null);
+    block.scores.set(which === 'masked' ? trace.masked_scores : trace.masked_scores, tokens, tokens);
+    block.weights.set({ ...trace.weights, masked }, tokens, tokens);
+    block.scores.caption.textContent = this.t('maskedTitle');
+    block.weights.caption.textContent = this.t('weightsTitle');
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const s = this.state;
+    const head = linkedHead(this);
+    const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
+    ui.tables.label();
+    ui.base.title.textContent = this.t('a.bias.base');
+    const zeros = (v) => v.map(() => 0);
+    let r;
+    try {
+      r = core.biasEffect(head, new Float64Array(s.q_bias ? s.b_q : zeros(s.b_q)), new Float64Array(s.k_bias ? s.b_k : zeros(s.b_k)));
+    } catch (e) {
+      ui.msg.textContent = message(e);
+      ui.msg.hidden = false;
+      return;
+    }
+    ui.msg.hidden = true;
+    this.#draw(ui.base, r.base, tokens);
+    for (const key of ['k', 'q']) {
+      const p = ui[key];
+      const on = s[`${key}_bias`];
+      const res = r[`${key}_bias`];
+      p.title.textContent = this.t(`a.bias.${key}Title`);
+      p.text.textContent = this.t(`a.bias.${key}Toggle`);
+      p.box.checked = on;
+      p.field.setAttribute('aria-label', `b_${key}`);
+      if (this.shadowRoot.activeElement !== p.field) p.field.value = s[`b_${key}`].join(', ');
+      this.#draw(p, res.trace, tokens);
+      const changed = res.max_weight_change > 1e-12;
+      p.verdict.className = `msg ${on ? (changed ? 'bad' : 'ok') : ''}`;
+      p.verdict.textContent = !on ? this.t('a.bias.off')
+        : this.t(`a.bias.${key}${changed ? 'Changed' : 'Same'}`, { e: err(res.max_weight_change), shift: vec(r.k_row_shift) });
+    }
+  }
 }
-define(W);
+
+AttnBias.css = `${PartAWidget.css}
+input.bias { width: 7em; }
+input[aria-invalid="true"] { outline: 2px solid var(--_error); }
+`;
+
+define(AttnBias);

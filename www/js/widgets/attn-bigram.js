@@ -1,7 +1,109 @@
-// attn-bigram: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-bigram>: what a count bigram predicts after each word (LESSON §1).
+//
+//   <attn-bigram words="hou,you,thou" top="3" lang="zh">
+//
+// V = vocabulary size. The bigram's logits at the last position are one row of its
+// (V, V) table, picked by the last character alone; Rust's BigramLab (built from the
+// default corpus) compares the words and says whether their logits are identical.
+// state = { words: string[] }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, bigramLab, num, showChar } from './part-a.js';
+
+const DEFAULT_WORDS = ['hou', 'you', 'thou'];
+
+class AttnBigram extends PartAWidget {
   static tag = 'attn-bigram';
+  static attrs = ['words', 'top'];
+
+  #words = null;
+  #ui = {};
+  #lab = null;
+
+  get state() {
+    return { words: this.#current() };
+  }
+
+  set state(s) {
+    const words = s?.words;
+    const ok = Array.isArray(words) && words.length >= 1 && words.length <= 6
+      && words.every((w) => typeof w === 'string' && w.length >= 1 && w.length <= 16);
+    if (!ok) throw new Error('words: expected 1 to 6 words of 1 to 16 characters');
+    this.#words = words.slice();
+    this.refresh();
+  }
+
+  #current() {
+    if (this.#words) return this.#words.slice();
+    const attr = this.getAttribute('words');
+    return attr ? attr.split(',').map((w) => w.trim()).filter(Boolean) : DEFAULT_WORDS.slice();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    ui.labelText = h('span');
+    ui.input = h('input', { type: 'text', class: 'words', autocomplete: 'off', spellcheck: 'false' });
+    ui.label = h('label', { class: 'field' }, ui.labelText, ui.input);
+    ui.input.addEventListener('input', () => {
+      this.#words = ui.input.value.split(',').map((w) => w.trim()).filter(Boolean).slice(0, 6);
+      this.refresh();
+      this.emitChange();
+    });
+    ui.reset = h('button', { type: 'button', onclick: () => { this.#words = null; ui.input.value = ''; this.refresh(); this.emitChange(); } });
+    ui.status = h('p', { class: 'muted', role: 'status' });
+    ui.verdict = h('p', { class: 'msg', role: 'status' });
+    ui.cards = h('div', { class: 'grid' });
+    ui.vocab = h('p', { class: 'muted' });
+    root.append(h('div', { class: 'controls' }, ui.label, ui.reset), ui.status, ui.cards, ui.verdict, ui.vocab);
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    ui.labelText.textContent = this.t('a.bigram.words');
+    ui.reset.textContent = this.t('reset');
+    const words = this.#current();
+    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = words.join(', ');
+    if (!this.#lab) {
+      ui.status.textContent = this.t('a.bigram.loading');
+      bigramLab(core).then((lab) => { this.#lab = lab; this.refresh(); })
+        .catch((e) => this.showError(message(e)));
+      return;
+    }
+    ui.status.hidden = true;
+    let r;
+    try {
+      r = this.#lab.compare(words, Number(this.getAttribute('top')) || 3);
+    } catch (e) {
+      ui.verdict.className = 'msg bad';
+      ui.verdict.textContent = message(e);
+      return;
+    }
+    ui.cards.replaceChildren(...r.words.map((w) => this.#card(w)));
+    ui.verdict.className = `msg ${r.all_identical ? 'ok' : 'bad'}`;
+    ui.verdict.textContent = r.all_identical
+      ? this.t('a.bigram.same', { n: r.words.length, c: showChar(r.words[0].last_char), i: r.words[0].last_index })
+      : this.t('a.bigram.differ');
+    ui.vocab.textContent = this.t('a.bigram.vocab', { v: r.vocab_size });
+  }
+
+  #card(w) {
+    const chars = [...w.word];
+    const word = h('span', { class: 'mono word' }, chars.slice(0, -1).join(''),
+      h('mark', {}, showChar(chars[chars.length - 1])));
+    const rows = Array.from(w.top, (c) => h('tr', {},
+      h('td', { class: 'mono' }, `“${showChar(c.char)}”`), h('td', {}, String(c.count)),
+      h('td', {}, num(c.prob)), h('td', {}, num(c.logit))));
+    const table = h('table', { class: 'plain' },
+      h('caption', { class: 'sr-only' }, this.t('a.bigram.caption', { w: w.word })),
+      h('thead', {}, h('tr', {}, ...['a.bigram.next', 'a.bigram.count', 'a.bigram.prob', 'a.bigram.logit']
+        .map((k) => h('th', { scope: 'col' }, this.t(k))))),
+      h('tbody', {}, ...rows));
+    const same = w.identical_to_first
+      ? h('span', { class: 'ok' }, this.t('a.bigram.identical')) : h('span', { class: 'bad' }, this.t('a.bigram.notIdentical'));
+    return h('div', { class: 'panel' },
+      h('h4', {}, word, h('span', { class: 'muted' }, this.t('a.bigram.last', { c: showChar(w.last_char), i: w.last_index }))),
+      table, h('p', { class: 'fact' }, same));
+  }
 }
-define(W);
+
+define(AttnBigram);

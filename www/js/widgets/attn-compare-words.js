@@ -1,7 +1,101 @@
-// attn-compare-words: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-compare-words>: the same weights on two sequences give different attention
+// weights (LESSON §3): weights are computed from content, they are not parameters.
+//
+//   <attn-compare-words for="head" a="hou" b="you">
+//
+// T = tokens. Rust runs one head (the linked <attn-head>'s W_q, W_k, W_v; x built
+// from each word's letters h, o, u, y) on both words. state = { a, b }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, err, followHead, linkedHead, matrixBlock, sub, tableSwitch } from './part-a.js';
+
+const WORD = /^[houy]{1,8}$/;
+
+class AttnCompareWords extends PartAWidget {
   static tag = 'attn-compare-words';
+  static attrs = ['for', 'a', 'b'];
+
+  #s = null;
+  #ui = {};
+  #off = null;
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#off ??= followHead(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#off?.();
+    this.#off = null;
+  }
+
+  get state() {
+    return { ...(this.#s ?? { a: this.getAttribute('a') || 'hou', b: this.getAttribute('b') || 'you' }) };
+  }
+
+  set state(s) {
+    if (!WORD.test(s?.a ?? '') || !WORD.test(s?.b ?? '')) throw new Error('a, b: words of the letters h, o, u, y');
+    this.#s = { a: s.a, b: s.b };
+    this.refresh();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    ui.inputs = ['a', 'b'].map((key) => {
+      const input = h('input', { type: 'text', class: 'word', maxlength: '8', autocomplete: 'off', spellcheck: 'false' });
+      input.addEventListener('input', () => {
+        const w = input.value.trim();
+        const ok = WORD.test(w);
+        input.toggleAttribute('aria-invalid', !ok);
+        if (!ok) return;
+        this.#s = { ...this.state, [key]: w };
+        this.refresh();
+        this.emitChange();
+      });
+      return input;
+    });
+    ui.tables = tableSwitch(this, root);
+    ui.sides = [0, 1].map(() => ({ x: matrixBlock({ label: 'x' }), w: matrixBlock({ label: 'weights', palette: 'weights' }), title: h('h4', { class: 'mono' }) }));
+    ui.verdict = h('p', { class: 'msg', role: 'status' });
+    ui.hint = h('p', { class: 'muted' });
+    root.append(h('div', { class: 'controls' }, h('label', { class: 'field' }, '1', ui.inputs[0]),
+      h('label', { class: 'field' }, '2', ui.inputs[1]), ui.tables.el), ui.hint,
+    h('div', { class: 'grid' }, ...ui.sides.map((s) => h('div', { class: 'panel' }, s.title, h('div', { class: 'row' }, s.x.el, s.w.el)))),
+    ui.verdict);
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const s = this.state;
+    ui.inputs.forEach((input, i) => {
+      input.setAttribute('aria-label', this.t('a.words.word', { n: i + 1 }));
+      if (this.shadowRoot.activeElement !== input) input.value = i ? s.b : s.a;
+    });
+    ui.tables.label();
+    ui.hint.textContent = this.t('a.words.hint');
+    let r;
+    try {
+      r = core.compareWords(s.a, s.b, linkedHead(this));
+    } catch (e) {
+      ui.verdict.className = 'msg bad';
+      ui.verdict.textContent = message(e);
+      return;
+    }
+    [r.a, r.b].forEach((side, i) => {
+      const ui2 = ui.sides[i];
+      const tokens = [...side.word];
+      ui2.title.textContent = side.word;
+      ui2.x.set(side.x, tokens, sub('c', side.x.cols));
+      ui2.x.caption.textContent = 'x';
+      const masked = Array.from(side.trace.masked_scores.data, (v) => v === -Infinity || v === null);
+      ui2.w.set({ ...side.trace.weights, masked }, tokens, tokens);
+      ui2.w.caption.textContent = this.t('weightsTitle');
+    });
+    const differ = r.weights_max_diff > 0;
+    ui.verdict.className = `msg ${differ ? 'ok' : 'bad'}`;
+    ui.verdict.textContent = this.t(differ ? 'a.words.differ' : 'a.words.same', { e: err(r.weights_max_diff) });
+  }
 }
-define(W);
+
+define(AttnCompareWords);

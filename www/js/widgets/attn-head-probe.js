@@ -1,7 +1,135 @@
-// attn-head-probe: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-head-probe>: one score computed two ways, and one output taken apart (LESSON §3).
+//
+//   <attn-head-probe for="head" receiver="2" source="0">
+//
+// T = tokens, C = channels. Rust returns M (C, C) with score(i→j) = x_i M x_jᵀ
+// (in nn.Linear's (d, C) layout M = W_qᵀ W_k; the math texts write W_q W_kᵀ),
+// the full score matrix both ways, and the receiver's output as a sum of
+// weight × value rows. `for` = id of an <attn-head> whose weights it follows.
+// state = { receiver, source }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, err, followHead, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
+import { tex } from '../tex.js';
+
+class AttnHeadProbe extends PartAWidget {
   static tag = 'attn-head-probe';
+  static attrs = ['for', 'receiver', 'source'];
+
+  #s = null;
+  #ui = {};
+  #off = null;
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#off ??= followHead(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#off?.();
+    this.#off = null;
+  }
+
+  get state() {
+    return { ...(this.#s ?? { receiver: Number(this.getAttribute('receiver') ?? 2), source: Number(this.getAttribute('source') ?? 0) }) };
+  }
+
+  set state(s) {
+    const ok = (v) => Number.isInteger(v) && v >= 0 && v < 16;
+    if (!ok(s?.receiver) || !ok(s?.source)) throw new Error('receiver, source: expected token indices');
+    this.#s = { receiver: s.receiver, source: s.source };
+    this.refresh();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    const pick = (key) => {
+      const select = h('select', {});
+      select.addEventListener('change', () => {
+        this.#s = { ...this.state, [key]: Number(select.value) };
+        this.refresh();
+        this.emitChange();
+      });
+      return { select, text: h('span') };
+    };
+    ui.receiver = pick('receiver');
+    ui.source = pick('source');
+    ui.tables = tableSwitch(this, root);
+    ui.m = matrixBlock({ label: 'M' });
+    ui.qk = matrixBlock({ label: 'scores' });
+    ui.viaM = matrixBlock({ label: 'x M xᵀ' });
+    ui.formula = h('div', { class: 'formula' });
+    ui.facts = h('div', { class: 'col' });
+    ui.termsTitle = h('h4');
+    ui.terms = h('div', { class: 'terms' });
+    ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
+    root.append(h('div', { class: 'controls' }, h('label', {}, ui.receiver.text, ui.receiver.select),
+      h('label', {}, ui.source.text, ui.source.select), ui.tables.el), ui.msg, ui.formula,
+    h('div', { class: 'grid' }, h('div', { class: 'panel' }, ui.m.el), h('div', { class: 'panel' }, h('div', { class: 'row' }, ui.qk.el, ui.viaM.el)),
+      h('div', { class: 'panel' }, ui.facts)),
+    h('div', { class: 'panel terms-panel' }, ui.termsTitle, ui.terms));
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const head = linkedHead(this);
+    const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
+    const s = this.state;
+    const receiver = Math.min(s.receiver, tokens.length - 1);
+    const source = Math.min(s.source, tokens.length - 1);
+    for (const [key, idx] of [['receiver', receiver], ['source', source]]) {
+      const { select, text } = ui[key];
+      text.textContent = this.t(`a.probe.${key}`);
+      if (select.options.length !== tokens.length || [...select.options].some((o, i) => o.textContent !== tokens[i])) {
+        select.replaceChildren(...tokens.map((t, i) => h('option', { value: String(i) }, t)));
+      }
+      select.value = String(idx);
+    }
+    ui.tables.label();
+    let r;
+    let o;
+    try {
+      r = core.scoreTwoWays(head, receiver, source);
+      o = core.outputTerms(head, receiver);
+    } catch (e) {
+      ui.msg.textContent = message(e);
+      ui.msg.hidden = false;
+      return;
+    }
+    ui.msg.hidden = true;
+    const a = tokens[receiver];
+    const b = tokens[source];
+    ui.formula.replaceChildren(tex(`\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`, true));
+    const cs = sub('c', r.m.cols);
+    ui.m.set(r.m, cs, cs);
+    ui.m.caption.textContent = this.t('a.probe.m');
+    ui.qk.set(r.scores_qk, tokens, tokens);
+    ui.qk.caption.textContent = 'q kᵀ';
+    ui.viaM.set(r.scores_m, tokens, tokens);
+    ui.viaM.caption.textContent = 'x M xᵀ';
+    const fact = (text, value, cls = '') => h('p', { class: 'fact' }, text, ' ', h('b', { class: `value ${cls}` }, value));
+    ui.facts.replaceChildren(
+      fact(this.t('a.probe.viaQK', { a, b }), num(r.score)),
+      fact(this.t('a.probe.viaM', { a, b }), num(r.score_via_m)),
+      fact(this.t('a.probe.reversed', { a, b }), num(r.score_reversed)),
+      fact(this.t('a.probe.maxErr'), err(r.max_err)),
+      h('p', { class: 'msg info' }, this.t(r.m_symmetric ? 'a.probe.symmetric' : 'a.probe.asymmetric', { a, b })));
+    ui.termsTitle.textContent = this.t('a.probe.terms', { a });
+    const terms = Array.from(o.terms, (t) => h('span', { class: 'term' },
+      h('b', { class: 'value' }, num(t.weight)), '·', h('span', { class: 'value' }, vec(t.value)),
+      h('span', { class: 'muted' }, ` (${tokens[t.source]})`)));
+    const joined = terms.flatMap((t, i) => (i ? [h('span', { class: 'op' }, '+'), t] : [t]));
+    ui.terms.replaceChildren(...joined, h('span', { class: 'op' }, '='), h('b', { class: 'value result' }, vec(o.out)));
+  }
 }
-define(W);
+
+AttnHeadProbe.css = `${PartAWidget.css}
+.terms-panel { margin-top: 12px; }
+.terms { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: baseline; font-size: 1rem; }
+.op { color: var(--_muted); font-weight: 700; }
+.result { background: #fde68a; color: #1b1e27; border-radius: 4px; padding: 0 5px; }
+.formula { margin: 4px 0 8px; }
+`;
+
+define(AttnHeadProbe);

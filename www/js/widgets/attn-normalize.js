@@ -1,7 +1,113 @@
-// attn-normalize: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-normalize>: which direction to normalise, and the lost-keepdim trap (LESSON §2).
+//
+//   <attn-normalize>
+//
+// A (T, T) is editable. Rust normalises it by rows, by columns and as a whole
+// (attention needs rows that sum to 1), and divides it by its row sums with and
+// without keepdim: without it the sums broadcast along the wrong axis. state = { a }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, checkMatrix, err, matrixBlock, num, plain, sub, tableSwitch, vec } from './part-a.js';
+
+const DEFAULT = { rows: 3, cols: 3, data: [1, 1, 0, 2, 1, 1, 3, 3, 2] };
+
+class AttnNormalize extends PartAWidget {
   static tag = 'attn-normalize';
+
+  #a = null;
+  #ui = {};
+
+  get state() {
+    return { a: plain(this.#a ?? DEFAULT) };
+  }
+
+  set state(s) {
+    const a = checkMatrix(s?.a, 'a', 6);
+    if (a.rows !== a.cols) throw new Error('a: expected a square matrix');
+    this.#a = a;
+    this.refresh();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    ui.a = matrixBlock({ label: 'A', editable: true });
+    ui.a.matrix.addEventListener('cell-edit', (e) => this.#onEdit(e));
+    ui.reset = h('button', { type: 'button', onclick: () => { this.#a = null; ui.a.matrix.clearErrors(); this.refresh(); this.emitChange(); } });
+    ui.tables = tableSwitch(this, root);
+    ui.sums = h('p', { class: 'fact' });
+    const panel = (key) => {
+      const p = { title: h('h4'), block: matrixBlock({ label: key, palette: 'weights' }), note: h('p', { class: 'fact' }) };
+      p.el = h('div', { class: `panel ${key}` }, p.title, p.block.el, p.note);
+      return p;
+    };
+    ui.dirs = { by_rows: panel('by_rows'), by_columns: panel('by_columns'), whole: panel('whole') };
+    ui.trapTitle = h('h4', { class: 'side-title' });
+    ui.right = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1, keepdim=True)   # (T,T) / (T,1)'), block: matrixBlock({ label: 'right', palette: 'weights' }), note: h('p', { class: 'fact' }) };
+    ui.wrong = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1)                 # (T,T) / (T,)'), block: matrixBlock({ label: 'wrong', palette: 'weights' }), note: h('p', { class: 'fact' }) };
+    const trap = (p, cls) => h('div', { class: `panel ${cls}` }, p.code, p.block.el, p.note);
+    ui.verdict = h('p', { class: 'msg bad', role: 'status' });
+    root.append(h('div', { class: 'controls' }, ui.reset, ui.tables.el), h('div', { class: 'row' }, ui.a.el, ui.sums),
+      h('div', { class: 'grid' }, ui.dirs.by_rows.el, ui.dirs.by_columns.el, ui.dirs.whole.el),
+      ui.trapTitle, h('div', { class: 'grid' }, trap(ui.right, 'right'), trap(ui.wrong, 'wrong')), ui.verdict);
+  }
+
+  #onEdit(e) {
+    const { row, col, text } = e.detail;
+    const m = this.#ui.a.matrix;
+    let v;
+    try {
+      v = this.core.parseNumber(text);
+    } catch (error) {
+      m.setCellError(row, col, message(error));
+      return;
+    }
+    m.clearCellError(row, col);
+    const a = plain(this.#a ?? DEFAULT);
+    a.data[row * a.cols + col] = v;
+    this.#a = a;
+    this.refresh();
+    this.emitChange();
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const a = this.#a ?? DEFAULT;
+    const labels = sub('r', a.rows);
+    const cols = sub('c', a.cols);
+    ui.a.set(a, labels, cols);
+    ui.reset.textContent = this.t('reset');
+    ui.tables.label();
+    const d = core.normalizeDirections(a);
+    ui.sums.replaceChildren(
+      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, vec(d.row_sums))), h('br'),
+      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, vec(d.col_sums))), h('br'),
+      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, num(d.total))));
+    for (const [key, p] of Object.entries(ui.dirs)) {
+      p.title.textContent = this.t(`a.norm.${key}`);
+      p.note.textContent = this.t(`a.norm.${key}Note`);
+      if (d[key]) p.block.set(d[key], labels, cols);
+      else p.note.textContent = this.t('a.norm.zero');
+    }
+    ui.trapTitle.textContent = this.t('a.norm.trap');
+    let k;
+    try {
+      k = core.keepdimTrap(a);
+    } catch (e) {
+      ui.verdict.textContent = message(e);
+      return;
+    }
+    ui.right.block.set(k.right, labels, cols);
+    ui.wrong.block.set(k.wrong, labels, cols);
+    ui.right.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value ok' }, vec(k.right_row_sums)));
+    ui.wrong.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value bad' }, vec(k.wrong_row_sums)));
+    ui.verdict.className = k.max_err > 0 ? 'msg bad' : 'msg ok';
+    ui.verdict.textContent = k.max_err > 0 ? this.t('a.norm.trapBad', { e: err(k.max_err) }) : this.t('a.norm.trapSame');
+  }
 }
-define(W);
+
+AttnNormalize.css = `${PartAWidget.css}
+.side-title { margin: 16px 0 8px; }
+.panel.by_rows { border-color: var(--_accent); }
+`;
+
+define(AttnNormalize);

@@ -1,7 +1,165 @@
-// attn-position: placeholder while it is written.
-import { AttnWidget, define } from '../widget-base.js';
+// <attn-position>: attention has no sense of order until positions are added (LESSON §4).
+//
+//   <attn-position a="dogs" b="gods">
+//
+// T = tokens, C = 2. Part 1: Rust's toy table embeds d, o, g, s and adds a position row
+// per slot (dog vs god). Part 2: one head runs on two orderings of the same letters;
+// with neither positions nor a mask the outputs are the inputs' permutation, row for
+// row. state = { toy: [w1, w2], a, b, positions, causal }.
 
-class W extends AttnWidget {
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, checkBool, err, matrixBlock, sub, tableSwitch } from './part-a.js';
+
+const DEFAULT = { toy: ['dog', 'god'], a: 'dogs', b: 'gods', positions: false, causal: false };
+const WORD = /^[dogs]{1,8}$/;
+
+class AttnPosition extends PartAWidget {
   static tag = 'attn-position';
+  static attrs = ['a', 'b'];
+
+  #s = null;
+  #ui = {};
+
+  get state() {
+    const s = this.#s ?? { ...DEFAULT, a: this.getAttribute('a') || DEFAULT.a, b: this.getAttribute('b') || DEFAULT.b };
+    return { ...s, toy: s.toy.slice() };
+  }
+
+  set state(s) {
+    const words = [s?.a, s?.b, ...(Array.isArray(s?.toy) ? s.toy : [])];
+    if (!Array.isArray(s?.toy) || s.toy.length !== 2 || !words.every((w) => typeof w === 'string' && WORD.test(w))) {
+      throw new Error('words: use 1 to 8 of the letters d, o, g, s');
+    }
+    this.#s = { toy: s.toy.slice(), a: s.a, b: s.b, positions: checkBool(s.positions, 'positions'), causal: checkBool(s.causal, 'causal') };
+    this.refresh();
+  }
+
+  #update(fn) {
+    const s = this.state;
+    fn(s);
+    this.#s = s;
+    this.refresh();
+    this.emitChange();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    const wordInput = (get, set) => {
+      const input = h('input', { type: 'text', class: 'word', maxlength: '8', autocomplete: 'off', spellcheck: 'false' });
+      input.addEventListener('input', () => {
+        const w = input.value.trim();
+        const ok = WORD.test(w);
+        input.toggleAttribute('aria-invalid', !ok);
+        if (ok) this.#update((s) => set(s, w));
+      });
+      input._get = get;
+      return input;
+    };
+    ui.toyInputs = [0, 1].map((i) => wordInput((s) => s.toy[i], (s, w) => { s.toy[i] = w; }));
+    ui.toy = [0, 1].map(() => ({ tok: matrixBlock({ label: 'tok' }), x: matrixBlock({ label: 'x' }) }));
+    ui.tables = tableSwitch(this, root);
+    ui.toyTitle = h('h4');
+    ui.toyNote = h('p', { class: 'muted' });
+    ui.toyPanels = ui.toy.map((t, i) => h('div', { class: 'panel' },
+      h('label', { class: 'field' }, ui.toyInputs[i]), h('div', { class: 'row' }, t.tok.el, t.x.el)));
+    ui.a = wordInput((s) => s.a, (s, w) => { s.a = w; });
+    ui.b = wordInput((s) => s.b, (s, w) => { s.b = w; });
+    ui.shuffle = h('button', { type: 'button', class: 'primary', onclick: () => this.#shuffle() });
+    const toggle = (key) => {
+      const box = h('input', { type: 'checkbox' });
+      box.addEventListener('change', () => this.#update((s) => { s[key] = box.checked; }));
+      const text = h('span');
+      return { box, text, el: h('label', {}, box, text) };
+    };
+    ui.positions = toggle('positions');
+    ui.causal = toggle('causal');
+    ui.orderTitle = h('h4', { class: 'side-title' });
+    ui.outs = [0, 1].map(() => ({ title: h('h4', { class: 'mono' }), x: matrixBlock({ label: 'x' }), out: matrixBlock({ label: 'out' }) }));
+    ui.verdict = h('p', { class: 'msg', role: 'status' });
+    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.toyTitle, ui.toyNote, h('div', { class: 'grid' }, ...ui.toyPanels),
+      ui.orderTitle,
+      h('div', { class: 'controls' }, h('label', { class: 'field' }, 'A', ui.a), h('label', { class: 'field' }, 'B', ui.b),
+        ui.shuffle, ui.positions.el, ui.causal.el),
+      h('div', { class: 'grid' }, ...ui.outs.map((o) => h('div', { class: 'panel' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
+      ui.verdict);
+  }
+
+  /** B becomes a random reordering of A's letters (a choice of input, not arithmetic). */
+  #shuffle() {
+    this.#update((s) => {
+      const letters = [...s.a];
+      for (let i = letters.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [letters[i], letters[j]] = [letters[j], letters[i]];
+      }
+      s.b = letters.join('');
+    });
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const s = this.state;
+    ui.tables.label();
+    for (const input of [...ui.toyInputs, ui.a, ui.b]) {
+      if (this.shadowRoot.activeElement !== input) input.value = input._get(s);
+    }
+    ui.toyTitle.textContent = this.t('a.pos.toyTitle');
+    ui.toyNote.textContent = this.t('a.pos.toyNote');
+    s.toy.forEach((word, i) => {
+      const labels = [...word].map((c, t) => `${c}${sub('', word.length)[t]}`);
+      try {
+        ui.toy[i].tok.set(core.embedToy(word, false), labels, sub('c', 2));
+        ui.toy[i].x.set(core.embedToy(word, true), labels, sub('c', 2));
+        ui.toy[i].tok.caption.textContent = this.t('a.pos.tok');
+        ui.toy[i].x.caption.textContent = this.t('a.pos.x');
+      } catch (e) {
+        this.showError(message(e));
+      }
+    });
+    ui.orderTitle.textContent = this.t('a.pos.orderTitle');
+    ui.shuffle.textContent = this.t('a.pos.shuffle');
+    ui.positions.text.textContent = this.t('a.pos.positions');
+    ui.causal.text.textContent = this.t('causal');
+    ui.positions.box.checked = s.positions;
+    ui.causal.box.checked = s.causal;
+    let r;
+    try {
+      r = core.compareOrders(s.a, s.b, s.positions, s.causal);
+    } catch (e) {
+      ui.verdict.className = 'msg bad';
+      ui.verdict.textContent = message(e);
+      return;
+    }
+    [r.a, r.b].forEach((side, i) => {
+      const o = ui.outs[i];
+      const labels = [...side.word].map((c, t) => `${c}${sub('', side.word.length)[t]}`);
+      o.title.textContent = `${i ? 'B' : 'A'} = ${side.word}`;
+      o.x.set(side.x, labels, sub('c', side.x.cols));
+      o.out.set(side.trace.out, labels, sub('c', side.trace.out.cols));
+      o.x.caption.textContent = this.t('a.pos.in');
+      o.out.caption.textContent = this.t('a.pos.out');
+    });
+    this.#verdict(r, s);
+  }
+
+  #verdict(r, s) {
+    const ui = this.#ui;
+    const perm = r.permutation ? Array.from(r.permutation) : null;
+    if (perm && r.equivariance_max_err != null) {
+      ui.verdict.className = 'msg ok';
+      ui.verdict.textContent = this.t('a.pos.equivariant', { p: `[${perm.join(', ')}]`, e: err(r.equivariance_max_err) });
+    } else {
+      const same = r.last_row_max_diff === 0;
+      ui.verdict.className = `msg ${same ? 'ok' : 'bad'}`;
+      const key = !perm ? 'a.pos.notPerm' : same ? 'a.pos.lastSame' : 'a.pos.lastDiffers';
+      ui.verdict.textContent = this.t(key, { e: err(r.last_row_max_diff), mask: s.causal ? this.t('a.pos.maskOn') : '' });
+    }
+  }
 }
-define(W);
+
+AttnPosition.css = `${PartAWidget.css}
+.side-title { margin: 16px 0 8px; }
+input[aria-invalid] { outline: 2px solid var(--_error); }
+`;
+
+define(AttnPosition);

@@ -5,7 +5,8 @@
 
 import '../attn-matrix.js';
 import { formatCell } from '../format.js';
-import { h } from '../widget-base.js';
+import { AttnWidget, h } from '../widget-base.js';
+import { adoptTex } from '../tex.js';
 
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 
@@ -37,7 +38,7 @@ export const vec = (values, digits = 2) => `[${Array.from(values, (v) => num(v, 
 export function matrixBlock({ label, palette = 'signed', editable = false, caption = '' }) {
   const matrix = h('attn-matrix', { label, palette, editable });
   const table = h('table', { class: 'plain twin' });
-  const cap = caption ? h('div', { class: 'mlabel' }, caption) : null;
+  const cap = h('div', { class: 'mlabel' }, caption);
   const el = h('div', { class: 'mblock' }, cap, matrix, table);
   return {
     el,
@@ -127,6 +128,7 @@ export function followHead(widget) {
 export const PART_A_CSS = `
 .mblock { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
 .mlabel { font-size: .82rem; font-weight: 600; color: var(--_muted); }
+.mlabel:empty { display: none; }
 table.twin { display: none; }
 .as-tables attn-matrix:not([editable]) { display: none; }
 .as-tables table.twin { display: table; }
@@ -141,5 +143,54 @@ button.tables { font-size: .8rem; font-weight: 500; padding: 2px 10px; }
 .tex-display { display: block; overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 .katex { font-size: 1.05em; }
 input.word { width: 7em; font-family: var(--_mono); }
+input.words { width: min(18em, 60vw); font-family: var(--_mono); }
+.msg.info { background: var(--_accent-soft); }
+mark { background: #fde68a; color: #1b1e27; border-radius: 3px; padding: 0 2px; }
+.word { font-size: 1.1rem; font-weight: 700; }
+label.field { flex-wrap: wrap; }
+pre.code { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.code .changed { display: inline; width: auto; box-shadow: -4px 0 0 #fde68a, 4px 0 0 #fde68a; }
 @media (max-width: 520px) { .frame { padding: 10px; } }
 `;
+
+/**
+ * Base of the part-A widgets: the DOM is made on the first render (build() runs inside
+ * the base constructor, before a subclass's private fields exist). Subclasses
+ * implement make(root) once and draw(core) on every render.
+ */
+export class PartAWidget extends AttnWidget {
+  static css = PART_A_CSS;
+
+  build(root) {
+    this._root = root;
+  }
+
+  render(core) {
+    if (!this._made) {
+      this._made = true;
+      this.make(this._root);
+      adoptTex(this.shadowRoot).catch(() => {});
+    }
+    this.clearError();
+    this.draw(core);
+  }
+
+  make() {}
+  draw() {}
+}
+
+let corpusLab = null;
+
+/** The count bigram of the default corpus (data/corpus.txt next to js/), built once per page. */
+export function bigramLab(core) {
+  corpusLab ??= fetch(new URL('../../data/corpus.txt', import.meta.url))
+    .then((r) => {
+      if (!r.ok) throw new Error(`data/corpus.txt: HTTP ${r.status}`);
+      return r.text();
+    })
+    .then((text) => new core.BigramLab(text));
+  return corpusLab;
+}
+
+/** A character as a learner can see it: space and newline made visible. */
+export const showChar = (c) => (c === ' ' ? '␣' : c === '\n' ? '↵' : c);
