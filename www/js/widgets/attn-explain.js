@@ -8,8 +8,8 @@
 //                tokens, labels, open (read-only)
 //   attributes:  lang (en | zh; default: the page's language), nofocus (opening leaves
 //                keyboard focus where it is instead of moving it into the panel),
-//                floating (the panel floats beside the grid of the explained cell and
-//                follows it on scroll; below 560px wide it docks to the bottom edge)
+//                floating (the panel is positioned absolutely beside the grid of the
+//                explained cell, or under it when there is no room on its right)
 //   methods:     close()  hides the panel and returns focus to the cell that opened it
 //   events:      'explain-close' (bubbles, composed) when the close button or Escape closes it
 //
@@ -29,8 +29,7 @@ const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCR
 
 const CSS = `
 :host { display: block; max-width: 36rem; }
-:host([floating]) { position: fixed; z-index: 40; width: min(27rem, calc(100vw - 16px));
-  max-height: calc(100vh - 16px); overflow: auto; border-radius: 10px; }
+:host([floating]) { position: absolute; z-index: 40; width: min(27rem, calc(100vw - 16px)); }
 .panel { position: relative; border: 1px solid var(--_line); border-left: 4px solid var(--_accent);
   border-radius: 10px; background: var(--_bg); padding: 10px 14px 12px;
   box-shadow: 0 6px 22px rgb(20 22 40 / .14); }
@@ -156,7 +155,7 @@ class AttnExplain extends HTMLElement {
     this.#show(true);
     this.#place();
     if (!this.hasAttribute('nofocus')) this.#panel.focus({ preventScroll: true });
-    if (!wasOpen && !this.hasAttribute('floating')) this.scrollIntoView?.({ block: 'nearest' });
+    if (!wasOpen || this.hasAttribute('floating')) this.scrollIntoView?.({ block: 'nearest' });
   }
 
   get open() { return this.#open; }
@@ -169,36 +168,28 @@ class AttnExplain extends HTMLElement {
 
   #listen(on) {
     const method = on ? 'addEventListener' : 'removeEventListener';
-    window[method]('scroll', this.#follow, { capture: true, passive: true });
     window[method]('resize', this.#follow, { passive: true });
   }
 
-  /** Floating: beside the explained cell's grid (right, else left, else below), inside the viewport. */
+  /** Floating: right of the explained cell's grid when there is room, else under it. */
   #place() {
     if (!this.#open || !this.hasAttribute('floating')) return;
     const cell = this.#opener?.isConnected ? this.#opener : null;
     const grid = cell?.getRootNode()?.host ?? cell;
+    if (!grid) return;
     const vw = document.documentElement.clientWidth;
-    const vh = window.innerHeight;
-    const { width, height } = this.getBoundingClientRect();
+    const { width } = this.getBoundingClientRect();
+    const g = grid.getBoundingClientRect();
     const gap = 12;
-    const clamp = (v, lo, hi) => Math.max(lo, Math.min(v, hi));
-    let left = 8;
-    let top = vh - height - 8;
-    if (grid && vw >= 560) {
-      const g = grid.getBoundingClientRect();
-      const c = cell.getBoundingClientRect();
-      // Right of the grid, else below it, else left, else above: the sources of a number
-      // sit to its left or above it, so those sides are tried last.
-      top = clamp(c.top - 24, 8, vh - height - 8);
-      const below = g.bottom + gap;
-      if (g.right + gap + width <= vw - 8) left = g.right + gap;
-      else if (below + height <= vh - 8) [left, top] = [clamp(g.left, 8, vw - width - 8), below];
-      else if (g.left - gap - width >= 8) left = g.left - gap - width;
-      else [left, top] = [clamp(g.left, 8, vw - width - 8), clamp(g.top - gap - height, 8, vh - height - 8)];
-    }
-    this.style.left = `${Math.round(left)}px`;
-    this.style.top = `${Math.round(Math.max(8, top))}px`;
+    // Viewport coordinates first; the sources of a number sit to its left or above it.
+    let [x, y] = [g.right + gap, cell.getBoundingClientRect().top - 24];
+    if (x + width > vw - 8) [x, y] = [Math.max(8, Math.min(g.left, vw - width - 8)), g.bottom + gap];
+    // Then relative to the containing block of this absolutely positioned element.
+    const parent = this.offsetParent;
+    const page = !parent || (parent === document.body && getComputedStyle(parent).position === 'static');
+    const origin = page ? { left: -window.scrollX, top: -window.scrollY } : parent.getBoundingClientRect();
+    this.style.left = `${Math.round(x - origin.left - (page ? 0 : parent.clientLeft))}px`;
+    this.style.top = `${Math.round(y - origin.top - (page ? 0 : parent.clientTop))}px`;
   }
 
   get tokens() { return this.#tokens.slice(); }
