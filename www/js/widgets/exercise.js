@@ -125,9 +125,9 @@ class Exercise extends AttnWidget {
     this.code.replaceChildren(...CONTEXT.flatMap(([text, note], i) => {
       const nl = i ? '\n' : '';
       if (!(text in CHOICES)) return [nl, pad(text, note)];
-      const chosen = s[text] ? `    ${code[text][s[text]]}` : `    ${BLANK}`;
-      const gap = ' '.repeat(Math.max(1, 50 - chosen.length));
-      return [nl, h('span', { class: s[text] ? 'chosen' : 'blank' }, chosen), note ? `${gap}# ${note}` : ''];
+      const chosen = s[text] ? code[text][s[text]] : BLANK;
+      const gap = ' '.repeat(Math.max(1, 46 - chosen.length));
+      return [nl, '    ', h('span', { class: s[text] ? 'chosen' : 'blank' }, chosen), note ? `${gap}# ${note}` : ''];
     }));
     const ready = s.score && s.mask && s.axis;
     this.waiting.hidden = Boolean(ready);

@@ -85,6 +85,7 @@ class NoteGraph extends AttnWidget {
       svg('circle', { cx: P[i][0], cy: P[i][1], r: R }), svg('text', { x: P[i][0], y: P[i][1] }, tok)));
     this.svg = svg('svg', { viewBox: '0 0 400 310', role: 'img' }, defs, this.edges, ...nodes);
     this.summary = h('p', { class: 'muted' });
+    this.list = h('ul', { class: 'sr-only' }); // the arrows as text, for screen readers
     root.append(
       h('div', { class: 'head' }, k('span', 'b.tag1', { class: 'tag' }), k('h3', 'b.graph.title')),
       k('p', 'b.graph.lead', { class: 'lead' }),
@@ -92,6 +93,7 @@ class NoteGraph extends AttnWidget {
       this.svg,
       k('p', 'b.graph.legend', { class: 'legend' }),
       this.summary,
+      this.list,
     );
   }
 
@@ -114,6 +116,8 @@ class NoteGraph extends AttnWidget {
         svg('path', { d: p.d, 'stroke-width': (1.5 + 6.5 * e.weight).toFixed(2), 'marker-end': 'url(#arrow)' }),
         svg('text', { x: p.label[0].toFixed(1), y: p.label[1].toFixed(1) }, num(e.weight)));
     }));
+    this.list.replaceChildren(...edges.map((e) =>
+      h('li', {}, this.t('b.graph.edge', { from: TOKENS[e.from], to: TOKENS[e.to], w: num(e.weight) }))));
     this.svg.setAttribute('aria-label', this.t('b.graph.aria', { n: edges.length }));
     this.summary.textContent = this.t(this.#causal ? 'b.graph.countCausal' : 'b.graph.countFull', { n: edges.length });
   }

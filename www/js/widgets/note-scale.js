@@ -36,6 +36,7 @@ class NoteScale extends AttnWidget {
     .bar i { display: block; width: 100%; background: var(--_accent); border-radius: 3px 3px 0 0; min-height: 1px; }
     .xs { display: flex; gap: 4px; font: 11px var(--_mono); color: var(--_muted); }
     .xs span { width: 30px; text-align: center; }
+    .formulas { display: flex; flex-wrap: wrap; justify-content: center; gap: 0 48px; }
     section { margin-top: 16px; padding-top: 12px; border-top: 1px dashed var(--_line); }`;
 
   #s = { dk: 16, scaled: false, causal: true };
@@ -65,8 +66,9 @@ class NoteScale extends AttnWidget {
     root.append(
       h('div', { class: 'head' }, k('span', 'b.tag6', { class: 'tag' }), k('h3', 'b.scale.title')),
       k('p', 'b.scale.lead', { class: 'lead' }),
-      tex('\\operatorname{Var}(q\\cdot k)=\\sum_{i=1}^{d_k}\\operatorname{Var}(q_i k_i)=d_k,'
-        + '\\qquad \\operatorname{Var}\\!\\left(\\frac{q\\cdot k}{\\sqrt{d_k}}\\right)=1', true),
+      h('div', { class: 'formulas' },
+        tex('\\operatorname{Var}(q\\cdot k)=\\sum_{i=1}^{d_k}\\operatorname{Var}(q_i k_i)=d_k', true),
+        tex('\\operatorname{Var}\\!\\left(\\frac{q\\cdot k}{\\sqrt{d_k}}\\right)=1', true)),
       h('div', { class: 'controls slider' }, h('label', {}, tex('d_k'), ' ', this.dkOut), this.slider),
       h('div', { class: 'controls' }, scaled.label, causal.label),
       h('div', { class: 'grid2' },
