@@ -126,6 +126,23 @@ test('a small-denominator rational shows its fraction (explainScheme matrix, wei
   assert.deepEqual(await sources(page), { scheme_weights: ['2,0', '2,1', '2,2'] });
 }));
 
+test('long sums list the largest terms and the rest as one sum', () => withDemo(async (page) => {
+  const text = await page.evaluate(() => {
+    const { core, panel } = window.explainDemo;
+    const x = { rows: 12, cols: 1, data: [5, -1, 2, 9, 0.5, 3, -7, 4, 1, 2, 8, 6] };
+    panel.explanation = core.explainScheme('matrix', x, 'out', 11, 0, 3);
+    const dot = panel.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' ');
+    panel.explanation = core.explainScheme('loop', x, 'out', 11, 0, 4);
+    const mean = panel.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' ');
+    return { dot, mean };
+  });
+  assert.match(text.dot, /1\/12·9 \+ 1\/12·\(−7\) \+ 1\/12·8 \+ \(9 more: 1\.88\)/, text.dot);
+  assert.match(text.dot, /= 2\.71/);
+  assert.match(text.mean, /\(8 more: /, text.mean);
+  assert.match(text.mean, /32\.5 \/ 12 = 2\.71/, text.mean);
+  assertClean(text.dot + text.mean);
+}));
+
 test('keyboard: Enter on a focused cell opens the panel, Escape closes it and focus returns', () => withDemo(async (page) => {
   await cell(page, 'weights', 0, 0).focus();
   await page.keyboard.press('ArrowDown');

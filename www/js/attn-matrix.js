@@ -25,6 +25,7 @@
 import { cellColours, colourRange } from './palette.js';
 import { formatCell, formatExact, formatInput } from './format.js';
 import { CSS } from './attn-matrix-css.js';
+import { drawExactTable } from './attn-matrix-table.js';
 import { addStrings, getLang, onLangChange, t } from './i18n.js';
 import PART_C from './i18n/part-c.js';
 
@@ -273,7 +274,7 @@ class AttnMatrix extends HTMLElement {
 
   /** Caption, hint, toggle and the plain table of exact values (in table view). */
   #renderText() {
-    const { rows, cols, data, masked } = this.#value;
+    const { rows, cols } = this.#value;
     const lang = this.language;
     const name = this.getAttribute('label') ?? this.id ?? '';
     const explain = this.explainable ? t(this.editable ? 'c.cellHintEdit' : 'c.cellHint', {}, lang) : '';
@@ -287,23 +288,10 @@ class AttnMatrix extends HTMLElement {
     this.shadowRoot.querySelector('.heatmap').hidden = asTable;
     this.shadowRoot.querySelector('.exact').hidden = !asTable;
     if (!asTable) return;
-    const make = (tag, text, props = {}) => Object.assign(this.ownerDocument.createElement(tag), props, { textContent: text });
-    const head = make('tr', '');
-    head.append(make('th', ''), ...Array.from({ length: cols }, (_, c) => make('th', this.#colLabels[c] ?? String(c), { scope: 'col' })));
-    const body = Array.from({ length: rows }, (_, r) => {
-      const tr = make('tr', '');
-      tr.append(make('th', this.#rowLabels[r] ?? String(r), { scope: 'row' }), ...Array.from({ length: cols }, (_, c) => {
-        const i = r * cols + c;
-        return make('td', masked?.[i] && data[i] !== -Infinity ? `${formatExact(data[i])} (${t('c.masked', {}, lang)})` : formatExact(data[i]));
-      }));
-      return tr;
+    drawExactTable(this.#plain, this.#value, this.#rowLabels, this.#colLabels, {
+      caption: t('c.exactCaption', { name, rows, cols }, lang),
+      masked: t('c.masked', {}, lang),
     });
-    const cap = make('caption', t('c.exactCaption', { name, rows, cols }, lang));
-    const thead = make('thead', '');
-    thead.append(head);
-    const tbody = make('tbody', '');
-    tbody.append(...body);
-    this.#plain.replaceChildren(cap, thead, tbody);
   }
 
   #label(i) {
