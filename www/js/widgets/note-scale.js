@@ -16,12 +16,15 @@ const SEED = 0;
 const TOKENS = ['t0', 't1', 't2', 't3', 't4', 't5'];
 const ROW = [0.1, -0.2, 0.3, -0.2, 0.5];
 const FACTORS = [1, 4, 8];
+const PICKS = [1, 4, 16, 64, 256, 512];
 
 class NoteScale extends AttnWidget {
   static tag = 'attn-note-scale';
   static css = `${B_CSS}
     .slider { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
     .slider input { width: min(360px, 100%); }
+    .picks { display: inline-flex; flex-wrap: wrap; gap: 4px; }
+    .picks button { padding: 2px 8px; font-family: var(--_mono); font-weight: 500; }
     .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 8px; margin: 0; }
     .stats div { border: 1px solid var(--_line); border-radius: 8px; padding: 6px 10px; }
     .stats dt { font-size: .8rem; color: var(--_muted); }
@@ -69,7 +72,9 @@ class NoteScale extends AttnWidget {
       h('div', { class: 'formulas' },
         tex('\\operatorname{Var}(q\\cdot k)=\\sum_{i=1}^{d_k}\\operatorname{Var}(q_i k_i)=d_k', true),
         tex('\\operatorname{Var}\\!\\left(\\frac{q\\cdot k}{\\sqrt{d_k}}\\right)=1', true)),
-      h('div', { class: 'controls slider' }, h('label', {}, tex('d_k'), ' ', this.dkOut), this.slider),
+      h('div', { class: 'controls slider' }, h('label', {}, tex('d_k'), ' ', this.dkOut), this.slider,
+        h('span', { class: 'picks', role: 'group', 'data-k-aria': 'b.scale.picks' }, ...PICKS.map((d) =>
+          h('button', { type: 'button', 'data-dk': d, onclick: () => { this.#s.dk = d; this.refresh(); this.emitChange(); } }, String(d))))),
       h('div', { class: 'controls' }, scaled.label, causal.label),
       h('div', { class: 'grid2' },
         h('div', { class: 'col' }, k('h4', 'b.scale.weights'), this.weights),
@@ -85,6 +90,7 @@ class NoteScale extends AttnWidget {
     const s = this.#s;
     this.slider.value = String(s.dk);
     this.dkOut.textContent = String(s.dk);
+    for (const b of this.shadowRoot.querySelectorAll('.picks button')) b.setAttribute('aria-pressed', String(Number(b.dataset.dk) === s.dk));
     this.scaledBox.checked = s.scaled;
     this.causalBox.checked = s.causal;
     const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
