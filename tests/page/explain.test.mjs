@@ -257,12 +257,21 @@ test('lesson page: the head widget explains its cells (when it carries the panel
     const headPanel = head.locator('attn-explain');
     const text = await headPanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
     assert.ok(text.includes('54.60 / 68.43 = 0.80'), text);
+    assert.match(text, /weight u→h = 0\.80/, 'labels come from the grids beside the cell');
     const lit = await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix#masked_scores')]
       .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
     assert.deepEqual(lit, ['2,0', '2,1', '2,2']);
+    await page.screenshot({ path: `${SHOTS}explain-lesson.png` });
     await page.keyboard.press('Escape');
     assert.equal(await headPanel.evaluate((el) => el.hidden), true);
-    await page.screenshot({ path: `${SHOTS}explain-lesson.png` });
+    const steps = head.locator('attn-formula-steps');
+    const count = () => steps.evaluate((el) => el.shadowRoot.querySelector('.count').textContent);
+    assert.equal(await count(), 'Step 1 of 5: QKᵀ');
+    await steps.locator('button.next').click();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await count(), 'Step 3 of 5: mask');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await count(), 'Step 2 of 5: scale');
   } finally {
     await context.close();
   }

@@ -2,6 +2,8 @@
 //
 //   panel.tokens = ['h', 'o', 'u'];                       // row labels of x, q, k, v, …
 //   panel.labels = { W_q: { rows: ['d₀', 'd₁'], cols: […] } };   // optional overrides
+//   (Without them, labels come from the <attn-matrix> grids next to the explained cell:
+//   the grid whose id, `matrix` or `label` attribute names a source matrix.)
 //   panel.explanation = lab.explain('weights', 2, 0);     // opens the panel
 //
 //   properties:  explanation (HeadLab.explain / explainScheme result; null closes),
@@ -87,6 +89,7 @@ class AttnExplain extends HTMLElement {
   #tokens = [];
   #labels = {};
   #opener = null;
+  #gridLabels = {};
   #open = false;
   #frame = 0;
   #follow = () => {
@@ -150,6 +153,7 @@ class AttnExplain extends HTMLElement {
     const wasOpen = this.#open;
     const active = deepActive();
     if (!wasOpen || !this.shadowRoot.contains(active)) this.#opener = active;
+    this.#gridLabels = this.#discover();
     this.#explanation = ex;
     this.#render();
     this.#show(true);
@@ -215,8 +219,22 @@ class AttnExplain extends HTMLElement {
   }
 
   #label(matrix, axis, i) {
-    const own = this.#labels[matrix]?.[axis]?.[i];
-    return own != null ? String(own) : defaultLabel(this.#tokens, matrix, axis, i);
+    const own = this.#labels[matrix]?.[axis]?.[i] ?? this.#gridLabels[matrix]?.[axis]?.[i];
+    return own != null && own !== '' ? String(own) : defaultLabel(this.#tokens, matrix, axis, i);
+  }
+
+  /** Row and column labels of the grids beside the explained cell, by matrix name. */
+  #discover() {
+    const grid = this.#opener?.getRootNode?.()?.host;
+    const root = grid?.localName === 'attn-matrix' ? grid.getRootNode() : null;
+    if (!root?.querySelectorAll) return {};
+    const map = {};
+    for (const m of [grid, ...root.querySelectorAll('attn-matrix')]) {
+      for (const name of [m.getAttribute('matrix'), m.id, m.getAttribute('label')]) {
+        if (name && !map[name]) map[name] = { rows: m.rowLabels, cols: m.colLabels };
+      }
+    }
+    return map;
   }
 
   #render() {
