@@ -264,6 +264,8 @@ test('lesson page: the head widget explains its cells (when it carries the panel
     await page.screenshot({ path: `${SHOTS}explain-lesson.png` });
     await page.keyboard.press('Escape');
     assert.equal(await headPanel.evaluate((el) => el.hidden), true);
+    assert.equal(await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]
+      .some((m) => m.shadowRoot.querySelector('td.source, td.selected'))), false, 'closing clears the marks');
     const steps = head.locator('attn-formula-steps');
     const count = () => steps.evaluate((el) => el.shadowRoot.querySelector('.count').textContent);
     assert.equal(await count(), 'Step 1 of 5: QKᵀ');

@@ -3,7 +3,8 @@
 //   panel.tokens = ['h', 'o', 'u'];                       // row labels of x, q, k, v, …
 //   panel.labels = { W_q: { rows: ['d₀', 'd₁'], cols: […] } };   // optional overrides
 //   (Without them, labels come from the <attn-matrix> grids next to the explained cell:
-//   the grid whose id, `matrix` or `label` attribute names a source matrix.)
+//   the grid whose id, `matrix` or `label` attribute names a source matrix. "Next to" is
+//   the same document or shadow root, or the closest [data-explain-scope] ancestor.)
 //   panel.explanation = lab.explain('weights', 2, 0);     // opens the panel
 //
 //   properties:  explanation (HeadLab.explain / explainScheme result; null closes),
@@ -13,6 +14,9 @@
 //                floating (the panel is positioned absolutely beside the grid of the
 //                explained cell, or under it when there is no room on its right)
 //   methods:     close()  hides the panel and returns focus to the cell that opened it
+//   Marks: opening outlines the explanation's source cells in the <attn-matrix> grids
+//   beside the explained cell (highlight) and marks that cell (markSelected); closing
+//   clears both. Hosts may call highlight() themselves as well: the result is the same.
 //   events:      'explain-close' (bubbles, composed) when the close button or Escape closes it
 //
 // A non-modal dialog: opening moves focus to it (so screen readers read the whole
@@ -90,6 +94,7 @@ class AttnExplain extends HTMLElement {
   #labels = {};
   #opener = null;
   #gridLabels = {};
+  #grids = [];
   #open = false;
   #frame = 0;
   #follow = () => {
@@ -148,13 +153,16 @@ class AttnExplain extends HTMLElement {
     if (!ex || typeof ex !== 'object' || !ex.op) {
       this.#explanation = null;
       this.#show(false);
+      this.#clearMarks();
       return;
     }
     const wasOpen = this.#open;
     const active = deepActive();
     if (!wasOpen || !this.shadowRoot.contains(active)) this.#opener = active;
+    this.#clearMarks();
     this.#gridLabels = this.#discover();
     this.#explanation = ex;
+    this.#mark(ex);
     this.#render();
     this.#show(true);
     this.#place();
@@ -212,6 +220,7 @@ class AttnExplain extends HTMLElement {
   close() {
     if (!this.#open) return;
     this.#show(false);
+    this.#clearMarks();
     const back = this.#opener;
     this.#opener = null;
     if (back?.isConnected) back.focus({ preventScroll: true });
@@ -223,13 +232,30 @@ class AttnExplain extends HTMLElement {
     return own != null && own !== '' ? String(own) : defaultLabel(this.#tokens, matrix, axis, i);
   }
 
+  #mark(ex) {
+    const cell = this.#opener;
+    const grid = cell?.getRootNode?.()?.host;
+    for (const g of this.#grids) g.highlight?.(ex.sources ?? []);
+    if (grid && this.#grids.includes(grid)) grid.markSelected?.(Number(cell.dataset.row), Number(cell.dataset.col));
+  }
+
+  #clearMarks() {
+    for (const g of this.#grids) {
+      g.highlight?.(null);
+      g.markSelected?.(null);
+    }
+    this.#grids = [];
+  }
+
   /** Row and column labels of the grids beside the explained cell, by matrix name. */
   #discover() {
     const grid = this.#opener?.getRootNode?.()?.host;
     const root = grid?.localName === 'attn-matrix' ? grid.getRootNode() : null;
     if (!root?.querySelectorAll) return {};
     const map = {};
-    for (const m of [grid, ...root.querySelectorAll('attn-matrix')]) {
+    const scope = grid.closest('[data-explain-scope]') ?? root;
+    this.#grids = [...new Set([grid, ...scope.querySelectorAll('attn-matrix')])];
+    for (const m of this.#grids) {
       for (const name of [m.getAttribute('matrix'), m.id, m.getAttribute('label')]) {
         if (name && !map[name]) map[name] = { rows: m.rowLabels, cols: m.colLabels };
       }
