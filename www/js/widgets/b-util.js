@@ -24,6 +24,13 @@ export function err(v) {
   return v.toExponential(2).replace('e-', 'e−').replace('e+', 'e');
 }
 
+/** A number as short as it can be: up to `digits` decimals, trailing zeros dropped. */
+export function short(v, digits = 4) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return num(v);
+  const s = String(Number(v.toFixed(digits)));
+  return s.startsWith('-') ? `−${s.slice(1)}` : s;
+}
+
 /** "[0.19, 0.14, …]" */
 export function list(values, digits = 2) {
   return `[${Array.from(values, (v) => num(v, digits)).join(', ')}]`;
@@ -86,6 +93,7 @@ export const B_CSS = `
 .tag { font: 600 .72rem/1 var(--_font); letter-spacing: .04em; text-transform: uppercase;
   color: var(--_accent); background: var(--_accent-soft); border-radius: 999px; padding: 4px 8px; }
 .lead { max-width: 70ch; }
+.msg.ok, .msg.bad { font-weight: 500; }
 .panel { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; min-width: 0; }
 .panel h4 { font-size: .9rem; }
 .big { font: 600 1.05rem var(--_mono); font-variant-numeric: tabular-nums; }

@@ -139,7 +139,9 @@ class Exercise extends AttnWidget {
   #showRun(r) {
     const s = this.#s;
     show(this.weights, { ...r.weights, masked: r.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
-    const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map((v) => h('td', {}, num(v, 2))));
+    // NaN is the lesson here, so it is printed as NaN rather than a dash.
+    const cell = (v) => (Number.isNaN(v) ? h('td', { class: 'bad' }, 'NaN') : h('td', {}, num(v, 2)));
+    const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map(cell));
     this.sums.replaceChildren(
       h('thead', {}, h('tr', {}, h('th'), ...TOKENS.map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, row('b.ex.rowSums', r.row_sums), row('b.ex.colSums', r.col_sums)));

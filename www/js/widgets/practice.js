@@ -8,7 +8,7 @@
 //   weightedOutput, shiftValues, wrongAxis
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
-import { B_CSS, err, fillStrings, k, list, matrix, num, object, show } from './b-util.js';
+import { B_CSS, err, fillStrings, k, list, matrix, num, object, short, show } from './b-util.js';
 
 const IDS = ['weights_ln2', 'output_ln2', 'shift_c', 'masked_softmax', 'var_dk_64', 'std_512',
   'params_split', 'initial_loss', 'loop_iterations'];
@@ -90,11 +90,11 @@ class Practice extends AttnWidget {
     const core = this.core;
     if (id === 'weights_ln2' || id === 'output_ln2') {
       const r = core.weightedOutput(new Float64Array([0, Math.LN2, 0]), new Float64Array([2, 4, 10]));
-      return this.t('b.pr.demoLn2', { w: list(r.weights), v: list(r.values, 0), o: num(r.output, 4) });
+      return this.t('b.pr.demoLn2', { w: list(r.weights), v: list(r.values, 0), o: short(r.output) });
     }
     if (id === 'shift_c') {
       const r = core.shiftValues(0, 4, 3, 3);
-      return this.t('b.pr.demoShift', { c: num(r.c, 0), err: err(r.max_err) });
+      return this.t('b.pr.demoShift', { c: short(r.c), err: err(r.max_err) });
     }
     return '';
   }

@@ -16,7 +16,7 @@ class Variance extends AttnWidget {
   static tag = 'attn-variance';
   static css = `${B_CSS}
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
-    progress { width: 120px; }`;
+    progress { width: 120px; accent-color: var(--_accent); }`;
 
   #seed = 0;
   #rows = [];
