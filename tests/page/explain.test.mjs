@@ -144,6 +144,10 @@ test('long sums list the largest terms and the rest as one sum', () => withDemo(
 }));
 
 test('keyboard: Enter on a focused cell opens the panel, Escape closes it and focus returns', () => withDemo(async (page) => {
+  await page.evaluate(() => {
+    window.explainClosed = 0;
+    document.addEventListener('explain-close', () => { window.explainClosed += 1; });
+  });
   await cell(page, 'weights', 0, 0).focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
@@ -162,6 +166,11 @@ test('keyboard: Enter on a focused cell opens the panel, Escape closes it and fo
   await panel(page).locator('button.close').click();
   assert.equal(await panel(page).evaluate((el) => el.hidden), true);
   assert.deepEqual(await focusInfo(page), { id: 'weights', row: '2', col: '0' });
+  assert.equal(await page.evaluate(() => window.explainClosed), 2, 'explain-close fired each time');
+  // Space opens it too, on another cell after moving with the arrows.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  assert.match(await panelText(page), /weight u→o = 0\.02/);
 }));
 
 test('step through the formula: five steps forward and back, by keyboard', () => withDemo(async (page) => {

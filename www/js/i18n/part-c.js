@@ -11,7 +11,6 @@ export default {
     'c.exactCaption': '{name} ({rows} × {cols}), exact values',
     'c.masked': 'masked',
 
-    'c.dialog': 'How this number is computed',
     'c.close': 'Close (Esc)',
     'c.score': 'score {r}→{c}',
     'c.masked_score': 'masked score {r}→{c}',
@@ -67,7 +66,6 @@ export default {
     'c.exactCaption': '{name}（{rows} × {cols}）的精确值',
     'c.masked': '已掩码',
 
-    'c.dialog': '这个数是怎么算出来的',
     'c.close': '关闭（Esc）',
     'c.score': '分数 {r}→{c}',
     'c.masked_score': '掩码后分数 {r}→{c}',
