@@ -7,6 +7,7 @@
 //! `Result<_, JsError>` with a message a learner can act on.
 
 pub mod explain;
+pub mod gpt;
 pub mod lesson;
 
 use serde::Serialize;

@@ -29,3 +29,4 @@ import './interview.js';
 import './attn-explain.js';
 import './attn-formula-steps.js';
 // GPT (issue 4):
+import './gpt-train.js';

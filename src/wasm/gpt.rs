@@ -1,0 +1,415 @@
+//! Bindings for “Train a GPT” (`crate::gpt`): one `GptLab` = one `Trainer`, driven by the
+//! page's worker (www/js/gpt-worker.js) with coarse calls: n training steps, a loss
+//! estimate, a generated text, every head's attention for a prompt, checkpoint bytes.
+//!
+//! T = time (prompt length ≤ block_size), NH = heads, L = layers, V = vocab.
+//!
+//! The config travels as JSON: `{ preset?: "tiny" | "small" | "cpu", n_layer?, n_head?,
+//! n_embd?, block_size?, batch_size?, lr?, weight_decay?, bias?, causal? }`, the preset's
+//! values (default tiny) overridden by any field given. Every export that takes the
+//! learner's text, numbers or file returns `Result<_, JsError>` with a message to act on.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::gpt::{Dataset, GptError, Hyperparams, Trainer, Vocab};
+
+/// Longest training text accepted (characters): ids and the text stay well under 100 MB.
+pub const MAX_TEXT_CHARS: usize = 20_000_000;
+/// Most steps per `step` call and characters per `generate` call: one call stays short.
+const MAX_STEPS_PER_CALL: u32 = 10_000;
+const MAX_GENERATE: u32 = 5_000;
+/// Next-character probabilities listed by `attention` (the most likely first).
+const TOP_PROBS: usize = 10;
+
+fn err(e: GptError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+        .map_err(|e| {
+            JsError::new(&format!(
+                "internal: could not hand numbers to the page: {e}"
+            ))
+        })
+}
+
+/// The config JSON: a preset and optional overrides.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ConfigJs {
+    preset: Option<String>,
+    n_layer: Option<usize>,
+    n_head: Option<usize>,
+    n_embd: Option<usize>,
+    block_size: Option<usize>,
+    batch_size: Option<usize>,
+    lr: Option<f64>,
+    weight_decay: Option<f64>,
+    bias: Option<bool>,
+    causal: Option<bool>,
+}
+
+/// Hyperparams from the config JSON (empty = the tiny preset).
+fn hyperparams(json: &str) -> Result<Hyperparams, JsError> {
+    let c: ConfigJs = if json.trim().is_empty() {
+        ConfigJs::default()
+    } else {
+        serde_json::from_str(json).map_err(|e| {
+            JsError::new(&format!(
+                "the config is not valid: {e} (fields: preset, n_layer, n_head, n_embd, block_size, batch_size, lr, weight_decay, bias, causal)"
+            ))
+        })?
+    };
+    let mut hp = Hyperparams::preset(c.preset.as_deref().unwrap_or("tiny")).map_err(err)?;
+    hp.n_layer = c.n_layer.unwrap_or(hp.n_layer);
+    hp.n_head = c.n_head.unwrap_or(hp.n_head);
+    hp.n_embd = c.n_embd.unwrap_or(hp.n_embd);
+    hp.block_size = c.block_size.unwrap_or(hp.block_size);
+    hp.batch_size = c.batch_size.unwrap_or(hp.batch_size);
+    hp.lr = c.lr.unwrap_or(hp.lr);
+    hp.weight_decay = c.weight_decay.unwrap_or(hp.weight_decay);
+    hp.bias = c.bias.unwrap_or(hp.bias);
+    hp.causal = c.causal.unwrap_or(hp.causal);
+    Ok(hp)
+}
+
+/// Refuses texts no model can learn from, before the core sees them.
+fn check_text(text: &str) -> Result<(), GptError> {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        return Err(GptError(
+            "the text is empty: paste or upload some text to train on".into(),
+        ));
+    };
+    if chars.clone().all(|c| c == first) {
+        return Err(GptError(format!(
+            "the text uses only one character ({first:?}): there is nothing to predict; use text with at least two different characters"
+        )));
+    }
+    let n = 1 + chars.count();
+    if n > MAX_TEXT_CHARS {
+        return Err(GptError(format!(
+            "the text has {n} characters; the limit is {MAX_TEXT_CHARS} (20 M)"
+        )));
+    }
+    Ok(())
+}
+
+/// A text the model can always be wrapped in when the learner's own text does not fit its
+/// vocab: every vocab character, repeated. Such a lab can be inspected but not trained.
+fn placeholder_text(vocab: &Vocab, block_size: usize) -> String {
+    let need = 10 * (block_size + 1) + 1;
+    vocab
+        .chars
+        .iter()
+        .cycle()
+        .take(need.max(vocab.len()))
+        .collect()
+}
+
+#[derive(Serialize)]
+struct MatrixJs {
+    rows: usize,
+    cols: usize,
+    data: Vec<f32>,
+    /// true where the causal mask hid the key (shown hatched, weight 0).
+    masked: Option<Vec<bool>>,
+}
+
+#[derive(Serialize)]
+struct ProbJs {
+    char: String,
+    p: f32,
+}
+
+#[derive(Serialize)]
+struct AttentionJs {
+    tokens: Vec<String>,
+    /// layers[l][h]: (T, T) weights, row = query position, column = key position.
+    layers: Vec<Vec<MatrixJs>>,
+    /// The most likely next characters after the prompt, most likely first.
+    probs: Vec<ProbJs>,
+    causal: bool,
+}
+
+#[derive(Serialize)]
+struct ConfigOut<'a> {
+    vocab_size: usize,
+    block_size: usize,
+    n_layer: usize,
+    n_head: usize,
+    n_embd: usize,
+    bias: bool,
+    batch_size: usize,
+    lr: f64,
+    weight_decay: f64,
+    causal: bool,
+    params: usize,
+    steps: f64,
+    trainable: bool,
+    /// Why training is off (the text does not fit the loaded model's vocab), else null.
+    untrainable_reason: Option<&'a str>,
+    vocab: String,
+    train_tokens: usize,
+    val_tokens: usize,
+}
+
+/// A GPT, its optimizer and its text: what the worker trains and opens.
+#[wasm_bindgen]
+pub struct GptLab {
+    tr: Trainer,
+    /// Some(reason) when the lab wraps a loaded model whose vocab the text does not fit.
+    untrainable: Option<String>,
+}
+
+#[wasm_bindgen]
+impl GptLab {
+    /// A fresh model (nanoGPT init from `seed`) for `text` under the config JSON.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str, text: &str, seed: u32) -> Result<GptLab, JsError> {
+        let hp = hyperparams(config_json)?;
+        check_text(text).map_err(err)?;
+        let tr = Trainer::new(text, hp, seed as u64).map_err(err)?;
+        Ok(GptLab {
+            tr,
+            untrainable: None,
+        })
+    }
+
+    /// A model from checkpoint bytes (ours or converted from nanoGPT). Trains on `text`
+    /// when given and written in the checkpoint's vocab; otherwise it can be inspected and
+    /// sampled but not trained (`config().trainable` is false and says why). Batch size,
+    /// lr, weight decay and causal come from the config JSON; the shape from the file.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(
+        bytes: &[u8],
+        text: Option<String>,
+        config_json: Option<String>,
+        seed: u32,
+    ) -> Result<GptLab, JsError> {
+        let hp = hyperparams(config_json.as_deref().unwrap_or(""))?;
+        let (model, vocab) = crate::gpt::from_bytes(bytes).map_err(err)?;
+        let bs = model.config.block_size;
+        let mut untrainable = None;
+        let data = match text.as_deref() {
+            Some(t) if !t.is_empty() => {
+                let fits = check_text(t)
+                    .and_then(|_| Dataset::with_vocab(t, vocab.clone()))
+                    .and_then(|d| d.check_fits(bs).map(|_| d));
+                match fits {
+                    Ok(d) => Some(d),
+                    Err(e) => {
+                        untrainable =
+                            Some(format!("the current text cannot train this model: {e}"));
+                        None
+                    }
+                }
+            }
+            _ => {
+                untrainable = Some("no training text was given with this model".into());
+                None
+            }
+        };
+        let data = match data {
+            Some(d) => d,
+            None => Dataset::with_vocab(&placeholder_text(&vocab, bs), vocab).map_err(err)?,
+        };
+        let hp = Hyperparams {
+            n_layer: model.config.n_layer,
+            n_head: model.config.n_head,
+            n_embd: model.config.n_embd,
+            block_size: bs,
+            bias: model.config.bias,
+            ..hp
+        };
+        hp.validate(model.config.vocab_size).map_err(err)?;
+        let tr = Trainer::from_parts(model, data, hp, seed as u64).map_err(err)?;
+        Ok(GptLab { tr, untrainable })
+    }
+
+    fn check_trainable(&self) -> Result<(), JsError> {
+        match &self.untrainable {
+            Some(why) => Err(JsError::new(&format!(
+                "this model cannot be trained here: {why}"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Takes `n` AdamW steps on random batches; returns each step's training loss.
+    pub fn step(&mut self, n: u32) -> Result<Vec<f32>, JsError> {
+        self.check_trainable()?;
+        let n = n.min(MAX_STEPS_PER_CALL);
+        Ok((0..n).map(|_| self.tr.step()).collect())
+    }
+
+    /// Samples the next batch (untimed half of a step, as the CLI's `bench`).
+    #[wasm_bindgen(js_name = nextBatch)]
+    pub fn next_batch(&mut self) -> Result<(), JsError> {
+        self.check_trainable()?;
+        self.tr.next_batch();
+        Ok(())
+    }
+
+    /// One AdamW step on the batch `nextBatch` sampled (the timed half); returns its loss.
+    #[wasm_bindgen(js_name = stepBatch)]
+    pub fn step_batch(&mut self) -> Result<f32, JsError> {
+        self.check_trainable()?;
+        Ok(self.tr.step_batch())
+    }
+
+    /// Mean [train, val] loss over `iters` fixed batches of each split.
+    #[wasm_bindgen(js_name = estimateLoss)]
+    pub fn estimate_loss(&mut self, iters: u32) -> Result<Vec<f32>, JsError> {
+        self.check_trainable()?;
+        let (train, val) = self.tr.estimate_loss(iters.clamp(1, 1000) as usize);
+        Ok(vec![train, val])
+    }
+
+    /// `n` characters after `prompt`: greedy when temperature ≤ 0, else sampled from
+    /// softmax(logits / temperature) over the `top_k` most likely (0 = all), with `seed`.
+    pub fn generate(
+        &mut self,
+        prompt: &str,
+        n: u32,
+        temperature: f32,
+        top_k: u32,
+        seed: u32,
+    ) -> Result<String, JsError> {
+        if !temperature.is_finite() {
+            return Err(JsError::new("temperature must be a number"));
+        }
+        if n > MAX_GENERATE {
+            return Err(JsError::new(&format!(
+                "at most {MAX_GENERATE} characters per call, asked for {n}"
+            )));
+        }
+        let top_k = (top_k > 0).then_some(top_k as usize);
+        self.tr
+            .generate(prompt, n as usize, temperature, top_k, seed as u64)
+            .map_err(err)
+    }
+
+    /// Every layer's and head's attention weights for `prompt` (its last block_size
+    /// characters) and the most likely next characters:
+    /// `{ tokens, layers: [[{rows, cols, data, masked}]] (L × NH), probs: [{char, p}], causal }`.
+    pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsError> {
+        if prompt.is_empty() {
+            return Err(JsError::new(
+                "the prompt is empty: type at least one character",
+            ));
+        }
+        let cfg = self.tr.model.config.clone();
+        let causal = self.tr.model.causal;
+        let ids = self.tr.data.vocab.encode(prompt).map_err(err)?;
+        let ids = ids[ids.len().saturating_sub(cfg.block_size)..].to_vec();
+        self.tr.forward_prompt(&ids).map_err(err)?;
+        let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
+        let t = acts.t;
+        let masked: Option<Vec<bool>> = causal.then(|| (0..t * t).map(|i| i % t > i / t).collect());
+        let layers = (0..cfg.n_layer)
+            .map(|l| {
+                (0..cfg.n_head)
+                    .map(|h| MatrixJs {
+                        rows: t,
+                        cols: t,
+                        data: acts.att(l, 0, h, cfg.n_head).to_vec(),
+                        masked: masked.clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let p = acts.probs_at(0, t - 1, cfg.vocab_size);
+        let mut order: Vec<usize> = (0..p.len()).collect();
+        order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+        let probs = order
+            .iter()
+            .take(TOP_PROBS)
+            .map(|&i| ProbJs {
+                char: vocab.chars[i].to_string(),
+                p: p[i],
+            })
+            .collect();
+        let tokens = ids
+            .iter()
+            .map(|&i| vocab.chars[i as usize].to_string())
+            .collect();
+        to_js(&AttentionJs {
+            tokens,
+            layers,
+            probs,
+            causal,
+        })
+    }
+
+    /// Trains (and runs) with or without the causal mask from now on.
+    #[wasm_bindgen(js_name = setCausal)]
+    pub fn set_causal(&mut self, on: bool) {
+        self.tr.model.causal = on;
+        self.tr.hp.causal = on;
+    }
+
+    /// The model's shape, training settings, step count and vocab (see `ConfigOut`).
+    pub fn config(&self) -> Result<JsValue, JsError> {
+        let c = &self.tr.model.config;
+        let hp = &self.tr.hp;
+        to_js(&ConfigOut {
+            vocab_size: c.vocab_size,
+            block_size: c.block_size,
+            n_layer: c.n_layer,
+            n_head: c.n_head,
+            n_embd: c.n_embd,
+            bias: c.bias,
+            batch_size: hp.batch_size,
+            lr: hp.lr,
+            weight_decay: hp.weight_decay,
+            causal: self.tr.model.causal,
+            params: c.num_params(),
+            steps: self.tr.steps as f64,
+            trainable: self.untrainable.is_none(),
+            untrainable_reason: self.untrainable.as_deref(),
+            vocab: self.vocab(),
+            train_tokens: self.tr.data.train.len(),
+            val_tokens: self.tr.data.val.len(),
+        })
+    }
+
+    /// The characters the model knows, in id order.
+    pub fn vocab(&self) -> String {
+        self.tr.data.vocab.chars.iter().collect()
+    }
+
+    #[wasm_bindgen(js_name = paramCount)]
+    pub fn param_count(&self) -> usize {
+        self.tr.model.config.num_params()
+    }
+
+    /// Steps taken since this lab was made.
+    pub fn steps(&self) -> f64 {
+        self.tr.steps as f64
+    }
+
+    /// Tokens one training step reads: batch_size × block_size.
+    #[wasm_bindgen(js_name = tokensPerStep)]
+    pub fn tokens_per_step(&self) -> usize {
+        self.tr.hp.batch_size * self.tr.model.config.block_size
+    }
+
+    /// The checkpoint (safetensors bytes) of the current weights.
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.tr.to_bytes()
+    }
+}
+
+/// The preset names, in order.
+#[wasm_bindgen(js_name = gptPresets)]
+pub fn gpt_presets() -> Vec<String> {
+    crate::gpt::config::PRESETS
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}

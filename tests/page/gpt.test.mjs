@@ -1,0 +1,222 @@
+// Page tests for section 9, "Train a GPT" (<attn-gpt-train>), in headless Chromium.
+// Run from the repo root: node --test --test-concurrency=1 tests/page/gpt.test.mjs
+// Needs ./build.sh (www/pkg, www/data/corpus.txt) and www/models/small.safetensors.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { start, stop } from './server.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
+
+let browser;
+let base;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  base = await start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stop();
+});
+
+/** Opens the page at section 9, waits for a fresh model, runs `fn`, asserts a clean console. */
+async function withGpt(fn, options = {}) {
+  const { page, context, problems } = await openPage(browser, `${base}#s9`, options);
+  try {
+    const gpt = page.locator('attn-gpt-train');
+    await gpt.scrollIntoViewIfNeeded();
+    await waitStatus(page, 'idle');
+    await fn(page, gpt);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+}
+
+const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
+const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(
+  (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
+const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
+
+/** Every text the widget shows, through all its shadow roots. */
+const widgetText = (page) => page.locator('attn-gpt-train').evaluate((host) => {
+  const parts = [];
+  const walk = (root) => {
+    parts.push(root.textContent);
+    for (const el of root.querySelectorAll('*')) {
+      if (el.tagName === 'INPUT') parts.push(el.value);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(host.shadowRoot);
+  return parts.join('\n');
+});
+
+const assertClean = async (page) => assert.doesNotMatch(await widgetText(page), /NaN|undefined|null|Infinity/);
+
+/** Trains until `steps` steps (and one more estimate) are done, then pauses. */
+async function trainFor(page, gpt, steps) {
+  await button(gpt, 'Start').click();
+  await waitStatus(page, 'running');
+  await page.waitForFunction((n) => {
+    const s = document.querySelector('attn-gpt-train').state;
+    return s.step >= n && s.plot.train.length >= 3 && s.plot.train.at(-1)[0] >= n;
+  }, steps, { timeout: 120000, polling: 100 });
+  await button(gpt, 'Pause').click();
+  await waitStatus(page, 'paused');
+}
+
+const matrices = (gpt) => gpt.locator('attn-gpt-inspect attn-matrix');
+
+test('training starts, shows steps/s, the loss line falls; pause opens every head', () => withGpt(async (page, gpt) => {
+  assert.match(await widgetText(page), /Vocabulary \(63 characters\)/);
+  await trainFor(page, gpt, 300);
+  const s = await state(page);
+  assert.ok(s.stepsPerSec > 1 && s.tokensPerSec > 100, `speed ${s.stepsPerSec} steps/s`);
+  assert.match(await gpt.locator('.stats').innerText(), /steps\/s \d[\d,.]*\s+tokens\/s \d[\d,]*/);
+  const train = s.plot.train;
+  assert.ok(train[0][1] > 3.9, `starts near ln 63 ≈ 4.14: ${train[0][1]}`);
+  assert.ok(train.at(-1)[1] < train[0][1] - 1, `the train line falls: ${train[0][1]} → ${train.at(-1)[1]}`);
+  assert.ok(s.plot.val.at(-1)[1] < s.plot.val[0][1] - 1, 'the val line falls');
+  assert.ok(s.plot.batch.length > 3);
+  assert.ok((await gpt.locator('pre.sample').innerText()).length > 50, 'a running sample');
+
+  const prompt = gpt.locator('attn-gpt-inspect input[type="text"]');
+  await prompt.fill('the king');
+  await prompt.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').state.tokens.join('') === 'the king');
+  assert.equal(await matrices(gpt).count(), 4, '1 layer × 4 heads');
+  const first = await matrices(gpt).first().evaluate((m) => m.value);
+  assert.equal(first.rows, 8);
+  assert.equal(await gpt.locator('attn-gpt-inspect .probs li').count(), 10);
+  await assertClean(page);
+  await gpt.screenshot({ path: `${SHOTS}gpt-train.png` });
+}));
+
+test('the pretrained model opens: 2 layers × 4 heads, probabilities, greedy generation', () => withGpt(async (page, gpt) => {
+  await button(gpt, 'Open the pretrained small model').click();
+  await waitStatus(page, 'loaded');
+  assert.match(await gpt.locator('.file-msg').innerText(), /Loaded small\.safetensors: 106,176 parameters/);
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+  assert.equal(await matrices(gpt).count(), 8);
+  const probs = await gpt.locator('attn-gpt-inspect').evaluate((el) => el.state.probs);
+  assert.ok(probs[0].p > 0.2, `a trained model is confident after "To be, or not": ${JSON.stringify(probs[0])}`);
+  await gpt.getByLabel('greedy').check();
+  await button(gpt, 'Generate').click();
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.generated === '200');
+  const out = await gpt.locator('attn-gpt-inspect pre.out').innerText();
+  assert.ok(out.startsWith('To be, or not') && out.length > 150);
+  await assertClean(page);
+  await gpt.locator('attn-gpt-inspect').screenshot({ path: `${SHOTS}gpt-inspect.png` });
+}));
+
+test('save downloads the checkpoint and loading it back round-trips', () => withGpt(async (page, gpt) => {
+  await button(gpt, 'Open the pretrained small model').click();
+  await waitStatus(page, 'loaded');
+  const [download] = await Promise.all([page.waitForEvent('download'), button(gpt, 'Download .safetensors').click()]);
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'gpt-')), 'saved.safetensors');
+  await download.saveAs(file);
+  assert.match(download.suggestedFilename(), /\.safetensors$/);
+  assert.deepEqual(await readFile(file), await readFile(PRETRAINED), 'the same bytes as the file it loaded');
+
+  const greedy = async () => {
+    await gpt.getByLabel('greedy').check();
+    await button(gpt, 'Generate').click();
+    await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+      .querySelector('attn-gpt-inspect').dataset.generated === '200');
+    const text = await gpt.locator('attn-gpt-inspect').evaluate((el) => el.state.generated);
+    await gpt.locator('attn-gpt-inspect').evaluate((el) => { delete el.dataset.generated; });
+    return text;
+  };
+  const before = await greedy();
+  await button(gpt, 'Reset').click();
+  await waitStatus(page, 'idle');
+  await gpt.locator('input[type="file"][accept^=".safetensors"]').setInputFiles(file);
+  await waitStatus(page, 'loaded');
+  assert.match(await gpt.locator('.file-msg').innerText(), /Loaded saved\.safetensors/);
+  assert.equal(await greedy(), before, 'same weights, same greedy text');
+}));
+
+test('a broken file shows an error, keeps the model and logs nothing', () => withGpt(async (page, gpt) => {
+  await gpt.locator('input[type="file"][accept^=".safetensors"]').setInputFiles({
+    name: 'broken.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a checkpoint'),
+  });
+  const msg = gpt.locator('.file-msg.bad');
+  await msg.waitFor();
+  assert.match(await msg.innerText(), /Could not load broken\.safetensors: .*safetensors/);
+  assert.equal((await state(page)).status, 'idle', 'the fresh model is still there');
+  await assertClean(page);
+}));
+
+test('empty, one-character and too-short texts get clear messages', () => withGpt(async (page, gpt) => {
+  await gpt.getByLabel('my own text').check();
+  const area = gpt.locator('attn-gpt-settings textarea');
+  const message = async (text, re) => {
+    await area.fill(text);
+    await page.waitForFunction((src) => {
+      const msg = document.querySelector('attn-gpt-train').shadowRoot
+        .querySelector('attn-gpt-settings').shadowRoot.querySelector('.msg');
+      return !msg.hidden && new RegExp(src).test(msg.textContent);
+    }, re.source);
+    assert.equal((await state(page)).status, 'invalid');
+    assert.equal(await button(gpt, 'Start').isDisabled(), true);
+  };
+  await message('', /text is empty/);
+  await message('aaaaaaaaaaaa', /only one character/);
+  await message('abcabcab', /too short.*at least 91 characters/);
+  await area.fill('hello world, '.repeat(40));
+  await waitStatus(page, 'idle');
+  assert.match(await gpt.locator('attn-gpt-settings .vocab').innerText(), /Vocabulary \(9 characters\): ␣ , d e h l o r w/);
+  await assertClean(page);
+}));
+
+test('without the causal mask the training loss falls far faster', () => withGpt(async (page, gpt) => {
+  await trainFor(page, gpt, 400);
+  const masked = (await state(page)).plot.train.at(-1)[1];
+  await gpt.getByLabel(/Train without the causal mask/).check();
+  await button(gpt, 'Reset').click();
+  await waitStatus(page, 'idle');
+  assert.equal((await state(page)).info.causal, false);
+  await trainFor(page, gpt, 400);
+  const unmasked = (await state(page)).plot.train.at(-1)[1];
+  assert.ok(unmasked < masked - 0.8, `no mask ${unmasked} vs mask ${masked}`);
+  // the open heads show no hatched future
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '4');
+  assert.equal(await matrices(gpt).first().evaluate((m) => m.shadowRoot.querySelectorAll('td.masked').length), 0);
+  await gpt.screenshot({ path: `${SHOTS}gpt-nomask.png` });
+}));
+
+test('usable at 380 px: nothing wider than the screen', () => withGpt(async (page, gpt) => {
+  await trainFor(page, gpt, 50);
+  const width = await gpt.evaluate((el) => el.getBoundingClientRect().width);
+  assert.ok(width <= 380, `widget is ${width}px wide`);
+  const overflow = await gpt.evaluate((el) => {
+    const host = el.getBoundingClientRect();
+    const wide = [];
+    const walk = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        const r = node.getBoundingClientRect();
+        if (r.width && r.right > host.right + 1 && !node.closest('.scroll, table, .heads')) wide.push(node.tagName);
+        if (node.shadowRoot && node.localName !== 'attn-matrix') walk(node.shadowRoot);
+      }
+    };
+    walk(el.shadowRoot);
+    return wide;
+  });
+  assert.deepEqual(overflow, []);
+  await assertClean(page);
+  await gpt.screenshot({ path: `${SHOTS}gpt-narrow.png` });
+}, { width: 380, height: 800 }));

@@ -1,0 +1,58 @@
+// Opens www/bench.html in headless Chromium (playwright-core, /usr/bin/chromium) and prints
+// its JSON: the wasm counterpart of `cargo run --release --bin gpt -- bench`.
+// A benchmark, not a test (hence not *.test.mjs).
+//
+//   node tools/bench_wasm.mjs [--preset tiny|small|cpu] [--iters 200] [--seed 1337] [--data data/corpus.txt]
+//
+// www/ is served with COOP/COEP headers: a cross-origin-isolated page gets
+// performance.now() at 5 µs instead of 100 µs, which a 1 ms step needs.
+
+import http from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../tests/page/browser.mjs';
+
+const ROOT = fileURLToPath(new URL('../www/', import.meta.url));
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.txt': 'text/plain' };
+const args = process.argv.slice(2);
+const flag = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+
+const server = http.createServer(async (req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = path.normalize(path.join(ROOT, rel));
+  if (!file.startsWith(ROOT)) return res.writeHead(403).end();
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, {
+      'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    }).end(body);
+  } catch {
+    res.writeHead(404).end('not found');
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+const query = new URLSearchParams({
+  preset: flag('preset', 'tiny'), iters: flag('iters', '200'), seed: flag('seed', '1337'),
+  data: flag('data', 'data/corpus.txt'),
+});
+const browser = await launch();
+try {
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/bench.html?${query}`);
+  const handle = await page.waitForFunction(
+    () => document.body.dataset.result || (document.body.dataset.error && `ERROR ${document.body.dataset.error}`),
+    null, { timeout: 30 * 60 * 1000, polling: 250 });
+  const text = await handle.jsonValue();
+  if (text.startsWith('ERROR ')) throw new Error(text.slice(6));
+  console.log(text);
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,50 @@
+// The timing loop of bench.html, in a worker: { preset, iters, seed, data } in,
+// { result } (the JSON of the native `gpt bench`, engine "rust-wasm") or { error } out.
+
+import init, { GptLab } from '../pkg/attention_playground.js';
+
+const WARMUP_STEPS = 20; // as src/bin/gpt.rs
+const EVAL_ITERS = 50;
+
+const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
+
+function median(sorted) {
+  const n = sorted.length;
+  return n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+async function bench({ preset, iters, seed, data }) {
+  await init();
+  const r = await fetch(data);
+  if (!r.ok) throw new Error(`${data}: HTTP ${r.status}`);
+  const lab = new GptLab(JSON.stringify({ preset }), await r.text(), seed);
+  const times = [];
+  for (let i = 0; i < WARMUP_STEPS + iters; i++) {
+    lab.nextBatch(); // batch sampling is not timed, as in the native bench
+    const t0 = performance.now();
+    lab.stepBatch();
+    if (i >= WARMUP_STEPS) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const med = median(times);
+  const [train, val] = lab.estimateLoss(EVAL_ITERS);
+  const c = lab.config();
+  return {
+    preset,
+    config: { block_size: c.block_size, vocab_size: c.vocab_size, n_layer: c.n_layer, n_head: c.n_head,
+      n_embd: c.n_embd, dropout: 0.0, bias: c.bias },
+    batch_size: c.batch_size, lr: c.lr, params: c.params, iters, warmup: WARMUP_STEPS,
+    step_ms_median: round(med, 4), step_ms_min: round(times[0], 4),
+    tokens_per_s: round((c.batch_size * c.block_size) / med * 1e3, 1),
+    train_loss: round(train, 4), val_loss: round(val, 4),
+    torch: null, engine: 'rust-wasm', simd: 'simd128', threads: 1,
+    user_agent: navigator.userAgent, cross_origin_isolated: self.crossOriginIsolated === true,
+  };
+}
+
+self.onmessage = ({ data }) => {
+  bench(data).then(
+    (result) => postMessage({ result }),
+    (err) => postMessage({ error: String(err?.message ?? err) }),
+  );
+};

@@ -1,0 +1,159 @@
+// The GPT's worker: every training step and forward pass of "Train a GPT" runs here, so
+// the page never freezes. It owns one GptLab (src/wasm/gpt.rs); the page holds a
+// GptClient (gpt-client.js).
+//
+//   new Worker(new URL('./gpt-worker.js', import.meta.url), { type: 'module' })
+//
+// Requests (page → worker): { id, cmd, ...args }; every request gets exactly one reply
+// { id, ok: true, result } or { id, ok: false, error } (error = a learner-facing message).
+//
+//   create    { config, text, seed }           → info   a fresh model (config: the JSON
+//                                                       object of GptLab, e.g. {preset})
+//   load      { bytes, text?, config?, seed }  → info   a checkpoint (.safetensors bytes)
+//   start     {}                               → info   starts the training loop
+//   pause     {}                               → info   stops it after the current chunk
+//   setCausal { on }                           → info   trains/runs with or without the mask
+//   attention { prompt }                       → { tokens, layers: [[{rows, cols, data,
+//                                                 masked}]], probs: [{char, p}], causal }
+//   generate  { prompt, n, temperature, topK, seed } → text   (temperature 0 = greedy)
+//   estimate  { iters }                        → [train, val]
+//   save      {}                               → Uint8Array (transferred)
+//
+// info = GptLab.config(): { vocab_size, block_size, n_layer, n_head, n_embd, bias,
+// batch_size, lr, weight_decay, causal, params, steps, trainable, untrainable_reason,
+// vocab, train_tokens, val_tokens } plus running (bool).
+//
+// Events (worker → page, no id) while the loop runs:
+//   { event: 'progress', step, loss, stepsPerSec, tokensPerSec }  ~10 per second; loss =
+//                                   mean training loss of the chunk's batches
+//   { event: 'eval', step, train, val }   a fixed-batch estimate, ≤ 10 % of the time
+//   { event: 'sample', step, text }       200 characters sampled from "\n"
+//   { event: 'stopped', reason }          'diverged' (a loss was not finite) or 'error'
+
+import init, { GptLab } from '../pkg/attention_playground.js';
+
+const CHUNK_MS = 100; // one progress event per chunk of steps
+const EVAL_ITERS = 10;
+const SAMPLE_CHARS = 200;
+
+const ready = init();
+let lab = null;
+let running = false;
+let loop = null; // state of the running loop
+const yieldTick = new MessageChannel(); // a zero-delay yield between chunks
+
+function info() {
+  return { ...lab.config(), running };
+}
+
+function need() {
+  if (!lab) throw new Error('no model yet: build or load one first');
+  return lab;
+}
+
+function replace(next) {
+  running = false;
+  lab?.free();
+  lab = next;
+  return info();
+}
+
+const commands = {
+  create: ({ config, text, seed = 1337 }) => replace(new GptLab(JSON.stringify(config ?? {}), text, seed)),
+  load: ({ bytes, text, config, seed = 1337 }) =>
+    replace(GptLab.fromBytes(new Uint8Array(bytes), text || undefined, config ? JSON.stringify(config) : undefined, seed)),
+  start: () => {
+    if (!need().config().trainable) throw new Error(lab.config().untrainable_reason);
+    if (!running) {
+      running = true;
+      loop = { perStep: 0, lastEval: -Infinity, evalMs: 0, lastSample: -Infinity, sampleMs: 0 };
+      schedule();
+    }
+    return info();
+  },
+  pause: () => {
+    running = false;
+    return info();
+  },
+  setCausal: ({ on }) => {
+    need().setCausal(Boolean(on));
+    return info();
+  },
+  attention: ({ prompt }) => need().attention(String(prompt)),
+  generate: ({ prompt, n, temperature, topK, seed }) =>
+    need().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
+  estimate: ({ iters }) => Array.from(need().estimateLoss(iters >>> 0)),
+  save: () => need().toBytes(),
+};
+
+function schedule() {
+  yieldTick.port2.postMessage(null);
+}
+
+yieldTick.port1.onmessage = () => {
+  if (!running || !lab) return;
+  try {
+    chunk();
+  } catch (err) {
+    running = false;
+    postMessage({ event: 'stopped', reason: 'error', message: messageOf(err) });
+    return;
+  }
+  if (running) schedule();
+};
+
+/** Runs about CHUNK_MS of steps, then maybe an estimate and a sample. */
+function chunk() {
+  const t0 = performance.now();
+  if (t0 - loop.lastEval >= Math.max(500, 10 * loop.evalMs)) evaluate();
+  const n = loop.perStep > 0 ? Math.max(1, Math.min(2000, Math.round(CHUNK_MS / loop.perStep))) : 1;
+  const s0 = performance.now();
+  const losses = lab.step(n);
+  const ms = performance.now() - s0;
+  loop.perStep = loop.perStep ? 0.7 * loop.perStep + 0.3 * (ms / n) : ms / n;
+  let sum = 0;
+  for (const l of losses) sum += l;
+  const loss = sum / losses.length;
+  if (!Number.isFinite(loss)) {
+    running = false;
+    postMessage({ event: 'stopped', reason: 'diverged', step: lab.steps() });
+    return;
+  }
+  const stepsPerSec = (1000 * n) / Math.max(ms, 1e-3);
+  postMessage({
+    event: 'progress', step: lab.steps(), loss, stepsPerSec, tokensPerSec: stepsPerSec * lab.tokensPerStep(),
+  });
+  const now = performance.now();
+  if (now - loop.lastSample >= Math.max(2500, 10 * loop.sampleMs)) {
+    const text = lab.generate('\n', SAMPLE_CHARS, 1.0, 0, lab.steps() >>> 0);
+    loop.sampleMs = performance.now() - now;
+    loop.lastSample = performance.now();
+    postMessage({ event: 'sample', step: lab.steps(), text });
+  }
+}
+
+function evaluate() {
+  const t0 = performance.now();
+  const [train, val] = lab.estimateLoss(EVAL_ITERS);
+  loop.evalMs = performance.now() - t0;
+  loop.lastEval = performance.now();
+  if (Number.isFinite(train) && Number.isFinite(val)) postMessage({ event: 'eval', step: lab.steps(), train, val });
+}
+
+function messageOf(err) {
+  return String(err?.message ?? err).replace(/\.$/, '');
+}
+
+self.onmessage = async ({ data }) => {
+  const { id, cmd, ...args } = data ?? {};
+  try {
+    await ready;
+    const fn = commands[cmd];
+    if (!fn) throw new Error(`unknown command ${JSON.stringify(cmd)}`);
+    const result = fn(args);
+    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    postMessage({ id, ok: true, result }, transfer);
+  } catch (err) {
+    postMessage({ id, ok: false, error: messageOf(err) });
+  }
+};

@@ -1,0 +1,318 @@
+// <attn-gpt-train>: "Train a GPT". Pick a preset or edit the config, train on the default
+// corpus or your own text in a Web Worker (start, pause, resume, reset), watch the loss
+// curves, steps/s, tokens/s and samples; pause to open the model (<attn-gpt-inspect>);
+// save / load .safetensors checkpoints; open the pretrained small model; train without
+// the causal mask to see the loss collapse while the samples turn to garbage.
+//
+//   status: idle (a fresh model, settings editable) → running ⇄ paused; loaded (a file);
+//   Reset builds a fresh model from the settings. All math runs in gpt-worker.js.
+//   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot }   (for tests)
+
+import { AttnWidget, define, h, message } from '../widget-base.js';
+import { addStrings } from '../i18n.js';
+import PART_GPT from '../i18n/part-gpt.js';
+import { GptClient } from '../gpt-client.js';
+import './gpt-plot.js';
+import './gpt-settings.js';
+import './gpt-inspect.js';
+
+addStrings(PART_GPT);
+
+const PRETRAINED_URL = new URL('../../models/small.safetensors', import.meta.url);
+
+/** A number for the screen: fixed decimals and grouping, '–' for anything not finite. */
+function fmt(v, digits = 0) {
+  return Number.isFinite(v)
+    ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : '–';
+}
+
+class AttnGptTrain extends AttnWidget {
+  static tag = 'attn-gpt-train';
+  static css = `
+    .panel { border-top: 1px solid var(--_line); padding-top: 10px; margin-top: 12px; }
+    .controls button { min-width: 5.5rem; }
+    .stats { display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: .9rem; margin: 8px 0; }
+    .stats b { font-family: var(--_mono); font-variant-numeric: tabular-nums; font-weight: 600; }
+    pre.sample { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 11rem; overflow: auto; margin: 4px 0 0;
+      padding: 8px 10px; border-radius: 8px; background: var(--_accent-soft); font-size: .82rem; min-height: 2.6rem; }
+    .nomask { display: flex; gap: 8px; align-items: flex-start; margin: 6px 0; }
+    .nomask .muted { display: block; }
+    .files { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; }
+    .files label.button { border: 1px solid var(--_line); border-radius: 8px; padding: 4px 10px; font-weight: 600; font-size: .9rem; }
+    .files label.button:focus-within { outline: 2.5px solid var(--_focus); outline-offset: 2px; }
+    .files input[type="file"] { position: absolute; opacity: 0; width: 1px; height: 1px; }
+    .status { font-weight: 600; }
+  `;
+
+  #status = 'starting';
+  #info = null;
+  #last = { step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN };
+  #rebuild = 0;
+  #client = null;
+  #frame = 0;
+
+  build(root) {
+    const u = (this.ui = {});
+    const button = (key, onclick, cls) => h('button', { type: 'button', class: cls, 'data-t': key, onclick });
+    u.settings = h('attn-gpt-settings', { frameless: true, 'ongpt-settings': () => this.#settingsChanged() });
+    u.start = button('gpt.start', () => this.start(), 'primary');
+    u.pause = button('gpt.pause', () => this.pause());
+    u.reset = button('gpt.reset', () => this.reset());
+    u.causal = h('input', { type: 'checkbox', onchange: () => this.#setCausal() });
+    u.status = h('p', { class: 'status', role: 'status' });
+    u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
+    u.stats = h('div', { class: 'stats', 'aria-live': 'off' });
+    u.plot = h('attn-loss-plot');
+    u.sample = h('pre', { class: 'sample' });
+    u.sampleTitle = h('h4');
+    u.inspect = h('attn-gpt-inspect', { frameless: true });
+    u.save = button('gpt.save', () => this.save());
+    u.file = h('input', { type: 'file', accept: '.safetensors,application/octet-stream', onchange: () => this.#loadFile() });
+    u.pretrained = button('gpt.pretrained', () => this.loadPretrained());
+    u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
+    root.append(
+      u.settings,
+      h('div', { class: 'panel' },
+        h('div', { class: 'controls' }, u.start, u.pause, u.reset),
+        h('label', { class: 'nomask' }, u.causal, h('span', {},
+          h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
+        u.status, u.msg, u.stats, u.plot, u.sampleTitle, u.sample),
+      h('div', { class: 'panel' },
+        h('h4', { 'data-t': 'gpt.filesTitle' }),
+        h('div', { class: 'files' }, u.save, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
+          u.pretrained),
+        u.fileMsg),
+      h('div', { class: 'panel' }, h('h3', { 'data-t': 'gpt.inspectTitle' }), u.inspect));
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (!this.#client) {
+      this.#client = new GptClient((e) => this.#onEvent(e));
+      this.ui.inspect.client = this.#client;
+    }
+    this.#settingsChanged();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#client?.terminate();
+    this.#client = null;
+  }
+
+  render() {
+    for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = this.t(node.dataset.t);
+    this.ui.plot.labels = {
+      x: this.t('gpt.axisStep'), y: this.t('gpt.axisLoss'), batch: this.t('gpt.batchLoss'),
+      train: this.t('gpt.trainLoss'), val: this.t('gpt.valLoss'), empty: this.t('gpt.plotEmpty'),
+    };
+    this.#paint();
+  }
+
+  get state() {
+    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui.plot.data };
+  }
+
+  // ---- the model's life: build, train, pause, reset, save, load ----
+
+  #settingsChanged() {
+    if (!this.ui.settings.ready || !this.#client || this.ui.settings.locked) return;
+    clearTimeout(this.#rebuild);
+    this.#rebuild = setTimeout(() => this.reset(), 250);
+  }
+
+  async #use(promise, status) {
+    try {
+      const info = await promise;
+      this.#info = info;
+      this.#status = status;
+      this.#showMsg(null);
+      return info;
+    } catch (err) {
+      this.#showMsg(err);
+      return null;
+    } finally {
+      this.#paint();
+    }
+  }
+
+  /** A fresh model from the settings (the plot and samples start over). */
+  async reset() {
+    clearTimeout(this.#rebuild);
+    const { config, text } = this.ui.settings.value;
+    this.ui.settings.locked = false;
+    this.ui.plot.clear();
+    this.ui.sample.textContent = '';
+    this.#last = { step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN };
+    this.#info = null;
+    this.#status = 'building';
+    this.#paint();
+    try {
+      const info = await this.#client.call('create', { config: { ...config, causal: !this.ui.causal.checked }, text });
+      this.#info = info;
+      this.#status = 'idle';
+      this.ui.settings.showInfo(info);
+      this.ui.inspect.open(info, this.#promptFor(info));
+    } catch (err) {
+      this.#status = 'invalid';
+      this.ui.settings.showError(this.t('gpt.cannotBuild', { msg: message(err) }));
+      this.ui.inspect.close();
+    }
+    this.#paint();
+  }
+
+  async start() {
+    if (!this.#info) return;
+    this.ui.settings.locked = true;
+    this.ui.inspect.close();
+    const info = await this.#use(this.#client.call('start'), 'running');
+    if (!info) this.#pauseUi();
+  }
+
+  async pause() {
+    const info = await this.#use(this.#client.call('pause'), 'paused');
+    if (info) this.ui.inspect.open(info);
+  }
+
+  #pauseUi() {
+    if (this.#info) this.ui.inspect.open(this.#info);
+    this.#status = this.#info ? 'paused' : this.#status;
+    this.#paint();
+  }
+
+  async #setCausal() {
+    const on = !this.ui.causal.checked;
+    if (!this.#info) return;
+    const info = await this.#use(this.#client.call('setCausal', { on }), this.#status);
+    if (info && this.#status !== 'running') this.ui.inspect.open(info);
+  }
+
+  async save() {
+    if (!this.#info) return;
+    try {
+      const bytes = await this.#client.call('save');
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+      const a = h('a', { href: url, download: `gpt-${this.#info.n_layer}x${this.#info.n_embd}-step${this.#last.step}.safetensors` });
+      this.shadowRoot.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      this.#fileMsg(this.t('gpt.saved', { kb: fmt(bytes.length / 1024) }), true);
+    } catch (err) {
+      this.#fileMsg(message(err), false);
+    }
+  }
+
+  async #loadFile() {
+    const file = this.ui.file.files?.[0];
+    if (!file) return;
+    await this.#load(await file.arrayBuffer(), file.name, this.ui.settings.value.text);
+    this.ui.file.value = '';
+  }
+
+  async loadPretrained() {
+    try {
+      const r = await fetch(PRETRAINED_URL);
+      if (!r.ok) throw new Error(`${PRETRAINED_URL.pathname}: HTTP ${r.status}`);
+      await this.#load(await r.arrayBuffer(), 'small.safetensors', this.ui.settings.defaultText);
+    } catch (err) {
+      this.#fileMsg(message(err), false);
+    }
+  }
+
+  async #load(buffer, name, text) {
+    clearTimeout(this.#rebuild);
+    try {
+      const info = await this.#client.call('load', { bytes: buffer, text, config: {}, seed: 1337 }, [buffer]);
+      this.#info = info;
+      this.#status = 'loaded';
+      this.ui.causal.checked = !info.causal;
+      this.ui.settings.locked = true;
+      this.ui.settings.showModel(info);
+      this.ui.settings.showInfo(info);
+      this.ui.plot.clear();
+      this.ui.sample.textContent = '';
+      this.#last = { step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN };
+      const note = info.trainable ? '' : ` ${this.t('gpt.notTrainable', { why: info.untrainable_reason })}`;
+      this.#fileMsg(this.t('gpt.loaded', { name, params: fmt(info.params) }) + note, true);
+      this.ui.inspect.open(info, this.#promptFor(info));
+    } catch (err) {
+      this.#fileMsg(this.t('gpt.loadFailed', { name, msg: message(err) }), false);
+    }
+    this.#paint();
+  }
+
+  /** A prompt in the model's vocab: the default one if it fits, else its first letters. */
+  #promptFor(info) {
+    const fits = [...'To be, or not'].every((c) => info.vocab.includes(c));
+    return fits ? 'To be, or not' : [...info.vocab].filter((c) => c.trim()).slice(0, 6).join('');
+  }
+
+  // ---- the worker's events and the screen ----
+
+  #onEvent(e) {
+    if (e.event === 'progress') {
+      Object.assign(this.#last, { step: e.step, loss: e.loss, stepsPerSec: e.stepsPerSec, tokensPerSec: e.tokensPerSec });
+      this.ui.plot.add('batch', e.step, e.loss);
+    } else if (e.event === 'eval') {
+      this.ui.plot.add('train', e.step, e.train);
+      this.ui.plot.add('val', e.step, e.val);
+      this.#last.eval = { train: e.train, val: e.val };
+    } else if (e.event === 'sample') {
+      this.ui.sample.textContent = e.text;
+      this.#last.sampleStep = e.step;
+    } else if (e.event === 'stopped') {
+      this.#showMsg(e.reason === 'diverged' ? this.t('gpt.diverged') : e.message);
+      this.#pauseUi();
+    }
+    this.#schedulePaint();
+  }
+
+  #schedulePaint() {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#paint();
+    });
+  }
+
+  #paint() {
+    const u = this.ui;
+    const s = this.#status;
+    const running = s === 'running';
+    const trainable = Boolean(this.#info?.trainable);
+    u.start.disabled = running || !trainable;
+    u.start.textContent = this.t(this.#last.step > 0 ? 'gpt.resume' : 'gpt.start');
+    u.pause.disabled = !running;
+    u.reset.disabled = s === 'building' || s === 'starting';
+    u.save.disabled = running || !this.#info;
+    u.pretrained.disabled = running;
+    u.file.disabled = running;
+    u.status.textContent = this.t(`gpt.status.${s}`, { step: fmt(this.#last.step) });
+    const L = this.#last;
+    const ev = L.eval;
+    u.stats.replaceChildren(
+      ...[['gpt.step', fmt(L.step)], ['gpt.loss', fmt(L.loss, 3)],
+        ['gpt.evalLoss', ev ? `${fmt(ev.train, 3)} / ${fmt(ev.val, 3)}` : '–'],
+        ['gpt.stepsPerSec', fmt(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', fmt(L.tokensPerSec)]]
+        .map(([k, v]) => h('span', {}, `${this.t(k)} `, h('b', {}, v))));
+    u.sampleTitle.textContent = L.sampleStep == null ? this.t('gpt.sampleNone') : this.t('gpt.sampleTitle', { step: fmt(L.sampleStep) });
+    this.dataset.status = s;
+    this.dataset.step = String(L.step);
+  }
+
+  #showMsg(err) {
+    this.ui.msg.textContent = err ? message(err) : '';
+    this.ui.msg.hidden = !err;
+  }
+
+  #fileMsg(text, ok) {
+    this.ui.fileMsg.textContent = text;
+    this.ui.fileMsg.className = `file-msg msg ${ok ? 'ok' : 'bad'}`;
+    this.ui.fileMsg.setAttribute('role', ok ? 'status' : 'alert');
+    this.ui.fileMsg.hidden = false;
+  }
+}
+
+define(AttnGptTrain);
