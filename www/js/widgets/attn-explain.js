@@ -45,8 +45,9 @@ header { display: flex; gap: 10px; align-items: flex-start; justify-content: spa
 h3 { font-size: 1rem; margin: 2px 0 6px; font-family: var(--_mono); font-weight: 700; overflow-wrap: anywhere; }
 button.close { flex: none; padding: 0 8px; font-size: 1.05rem; line-height: 1.6rem; border-radius: 6px; }
 .eq { margin: 2px 0; font-family: var(--_mono); font-size: .88rem; line-height: 1.7;
-  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+  font-variant-numeric: tabular-nums; overflow-wrap: break-word; }
 .eq.cont { padding-left: 1.2em; }
+.nowrap { white-space: nowrap; }
 .eq sup { font-size: .72em; vertical-align: .55em; line-height: 0; }
 .eq sub, h3 sub { font-size: .72em; vertical-align: -.25em; line-height: 0; }
 .sym i { font-style: italic; }

@@ -39,7 +39,7 @@ class Writer {
 
   /** e to the power x, spoken as words by screen readers. */
   pow(base, exponent) {
-    return [base, sr(this.t('c.pow')), el('sup', '', exponent), sr(this.t('c.powEnd'))];
+    return el('span', 'nowrap', base, sr(this.t('c.pow')), el('sup', '', exponent), sr(this.t('c.powEnd')));
   }
 
   /** The name of a cell: "score u→h", "weight u→h", "q[u, d₀]". */
@@ -48,7 +48,7 @@ class Writer {
     if (matrix === 'scores') return this.t('c.score', vars);
     if (matrix === 'masked_scores') return this.t('c.masked_score', vars);
     if (matrix === 'weights') return this.t('c.weight', vars);
-    return [sym(matrix), `[${vars.r}, ${vars.c}]`];
+    return el('span', 'nowrap', sym(matrix), `[${vars.r}, ${vars.c}]`);
   }
 
   /** The vector a list of source cells spans: q_u (a row) or v[:, d₀] (a column). */
@@ -56,9 +56,9 @@ class Writer {
     const { matrix, row, col } = srcs[0];
     if (srcs.every((s) => s.matrix === matrix && s.row === row)) {
       const r = this.row(matrix, row);
-      return matrix.length === 1 ? el('span', 'sym', el('i', '', matrix), el('sub', '', r)) : [sym(matrix), `[${r}, :]`];
+      return matrix.length === 1 ? el('span', 'sym', el('i', '', matrix), el('sub', '', r)) : el('span', 'nowrap', sym(matrix), `[${r}, :]`);
     }
-    if (srcs.every((s) => s.matrix === matrix && s.col === col)) return [sym(matrix), `[:, ${this.col(matrix, col)}]`];
+    if (srcs.every((s) => s.matrix === matrix && s.col === col)) return el('span', 'nowrap', sym(matrix), `[:, ${this.col(matrix, col)}]`);
     return sym(matrix);
   }
 
