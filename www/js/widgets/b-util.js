@@ -101,6 +101,7 @@ export const B_CSS = `
 .busy { opacity: .6; }
 .tex-display { display: block; overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 .scroll-x { overflow-x: auto; max-width: 100%; }
+.formulas { display: flex; flex-wrap: wrap; justify-content: center; align-items: center; gap: 0 48px; }
 fieldset { border: 1px solid var(--_line); border-radius: 10px; padding: 6px 12px 10px; margin: 0; min-width: 0; }
 legend { font-weight: 600; font-size: .9rem; padding: 0 4px; }
 fieldset label { display: flex; margin: 4px 0; font-size: .9rem; }

@@ -9,6 +9,7 @@
 //   numbers: exerciseRun(score, mask, axis), multiHeadCheck(seed, 2, 4, 5, 16, causal)
 
 import { AttnWidget, define, h } from '../widget-base.js';
+import { adoptTex, tex } from '../tex.js';
 import { B_CSS, bool, checkbox, err, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
 
 const CHOICES = {
@@ -71,7 +72,11 @@ class Exercise extends AttnWidget {
         h('div', { class: 'col panel' }, k('h4', 'b.ex.sums'), this.sums)),
       h('div', { style: 'margin-top:10px' }, this.verdict, this.hints, this.printed));
     this.waiting = k('p', 'b.ex.waiting', { class: 'muted' });
+    adoptTex(this.shadowRoot);
     root.append(
+      h('div', { class: 'formulas' },
+        tex('\\text{out}=\\operatorname{softmax}\\!\\Big(\\frac{QK^{\\top}}{\\sqrt{d_k}}+M\\Big)\\,V', true),
+        tex('M_{ts}=\\begin{cases}0 & s\\le t\\\\ -\\infty & s>t\\end{cases}', true)),
       k('p', 'b.ex.lead', { class: 'lead' }),
       h('div', { class: 'blanks' }, ...sets),
       h('div', { class: 'scroll-x' }, this.code),

@@ -8,6 +8,7 @@
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { message } from '../widget-base.js';
+import { adoptTex, tex } from '../tex.js';
 import { B_CSS, bool, checkbox, fillStrings, k, matrix, object, show } from './b-util.js';
 
 const C = 2;
@@ -43,9 +44,13 @@ class NoteCross extends AttnWidget {
     this.weights = matrix('weights', 'weights');
     this.out = matrix('out', 'signed');
     this.shape = h('p', { class: 'shape', role: 'status' });
+    adoptTex(this.shadowRoot);
     root.append(
       h('div', { class: 'head' }, k('span', 'b.tag5', { class: 'tag' }), k('h3', 'b.cross.title')),
       k('p', 'b.cross.lead', { class: 'lead' }),
+      tex('\\underbrace{\\operatorname{softmax}\\!\\big(\\underbrace{x_q W_q^{\\top}}_{T_\\text{out}\\times d}'
+        + '\\,\\underbrace{(x_{kv} W_k^{\\top})^{\\top}}_{d\\times T_\\text{in}}\\big)}_{T_\\text{out}\\times T_\\text{in}}'
+        + '\\;\\underbrace{x_{kv} W_v^{\\top}}_{T_\\text{in}\\times d}', true),
       h('div', { class: 'inputs' },
         h('div', { class: 'col' }, k('h4', 'b.cross.xq'), this.xq, rowsCtl('x_q', MAX_OUT)),
         h('div', { class: 'col' }, k('h4', 'b.cross.xkv'), this.xkv, rowsCtl('x_kv', MAX_IN))),

@@ -39,7 +39,6 @@ class NoteScale extends AttnWidget {
     .bar i { display: block; width: 100%; background: var(--_accent); border-radius: 3px 3px 0 0; min-height: 1px; }
     .xs { display: flex; gap: 4px; font: 11px var(--_mono); color: var(--_muted); }
     .xs span { width: 30px; text-align: center; }
-    .formulas { display: flex; flex-wrap: wrap; justify-content: center; gap: 0 48px; }
     section { margin-top: 16px; padding-top: 12px; border-top: 1px dashed var(--_line); }`;
 
   #s = { dk: 16, scaled: false, causal: true };
