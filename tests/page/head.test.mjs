@@ -172,7 +172,7 @@ test('the causal mask toggle opens the upper triangle of the weights', () => wit
 test('the scale toggle divides scores by √d_k', () => withPage(async (page) => {
   await page.locator('#scaled').check();
   assert.equal(await text(page, 'scores', 2, 0), '2.83');
-  assert.match(await page.locator('#scale-readout').textContent(), /0\.71/);
+  assert.match(await page.locator('attn-head .scale-readout').textContent(), /0\.71/);
   await page.locator('#scaled').uncheck();
   assert.equal(await text(page, 'scores', 2, 0), '4.00');
 }));
@@ -225,20 +225,20 @@ test('Reset restores the h/o/u example and clears errors', () => withPage(async 
 }));
 
 test('language switch: 中文 is applied and remembered', () => withPage(async (page) => {
-  await page.locator('[data-lang="zh"]').click();
+  await page.locator('button[data-lang="zh"]').click();
   assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');
   assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
   assert.equal(await text(page, 'scores', 2, 0), '4.00');
-  await page.locator('[data-lang="en"]').click();
+  await page.locator('button[data-lang="en"]').click();
   assert.equal(await page.locator('h1').textContent(), 'Attention Playground');
 }));
 
 test('a Chinese browser gets the Chinese page by default, without overflow at 380px', () => withPage(async (page) => {
   assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
-  assert.equal(await page.locator('[data-lang="zh"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('button[data-lang="zh"]').getAttribute('aria-pressed'), 'true');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
   assertClean(await allText(page));
@@ -266,7 +266,7 @@ test('edit → redraw timing', () => withPage(async (page) => {
     const redraw = [];
     const frame = [];
     let redrawn = 0;
-    document.addEventListener('attn-rendered', () => { redrawn += 1; });
+    document.addEventListener('attn-rendered', (e) => { if (e.target.localName === 'attn-head') redrawn += 1; });
     for (let i = 0; i < 31; i++) {
       field.value = String((i % 5) + 1);
       const t0 = performance.now();

@@ -275,8 +275,10 @@ class AttnHead extends AttnWidget {
     this.#drawScale(s.scaled, r);
     for (const name of INPUTS.concat(OUTPUTS)) if (name !== 'masked_scores' && name !== 'scores') this.#setFormula(name, LATEX[name]);
     this.#setFormula('scores', s.scaled ? LATEX.scoresScaled : LATEX.scores);
+    // The formula never changes: set it once (re-typesetting it costs a frame).
+    const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
+    if (ui.steps.latex !== latex) ui.steps.latex = latex;
     ui.steps.steps = this.#lab.formulaSteps();
-    ui.steps.latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
     return true;
   }
 

@@ -145,7 +145,7 @@ class AttnPosition extends PartAWidget {
   #verdict(r, s) {
     const ui = this.#ui;
     const perm = r.permutation ? Array.from(r.permutation) : null;
-    if (perm && r.equivariance_max_err != null) {
+    if (perm && r.equivariance_max_err != null && !s.positions && !s.causal) {
       ui.verdict.className = 'msg ok';
       ui.verdict.textContent = this.t('a.pos.equivariant', { p: `[${perm.join(', ')}]`, e: err(r.equivariance_max_err) });
     } else {

@@ -1,0 +1,203 @@
+// Page tests for sections 1–4 of the lesson (www/index.html) in headless Chromium:
+// the LESSON §1–§4 numbers appear, the controls change what they should, both
+// languages render, URL state round-trips, and nothing overflows at 380px.
+// Run from the repo root after ./build.sh:
+//   node --test --test-concurrency=1 tests/page/lesson-a.test.mjs
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { start, stop } from './server.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+let browser;
+let base;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  base = await start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stop();
+});
+
+async function withPage(fn, options = {}) {
+  const { page, context, problems } = await openPage(browser, base + (options.hash ?? ''), options);
+  try {
+    await fn(page);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+}
+
+/** Shown text of every cell of an attn-matrix (input values for editable grids), row-major. */
+const cells = (page, selector) => page.locator(selector).first().evaluate((el) =>
+  [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
+/** Rendered text of an element; for a widget host, of its shadow root's frame. */
+const textOf = (page, selector) => page.locator(selector).first().evaluate((el) =>
+  (el.shadowRoot?.querySelector('.frame') ?? el).innerText);
+
+/** Visible text of sections 1–4 including shadow roots (for missing-key and NaN checks). */
+const sectionText = (page) => page.evaluate(() => {
+  const parts = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) {
+        parts.push(el.shadowRoot.textContent);
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  for (const id of ['s1', 's2', 's3', 's4']) {
+    const s = document.getElementById(id);
+    parts.push(s.innerText);
+    walk(s);
+  }
+  return parts.join('\n');
+});
+
+test('§1: the bigram gives hou, you, thou identical top-3; the split keeps 4225 parameters', () => withPage(async (page) => {
+  await page.locator('attn-bigram .msg.ok').waitFor();
+  const tops = await page.locator('attn-bigram .panel table').evaluateAll((tables) =>
+    tables.map((t) => [...t.querySelectorAll('tbody tr')].map((tr) => tr.innerText.replace(/\s+/g, ' ')).join('|')));
+  assert.equal(tops.length, 3);
+  assert.equal(tops[1], tops[0]);
+  assert.equal(tops[2], tops[0]);
+  assert.match(await textOf(page, 'attn-bigram .msg.ok'), /identical/);
+  assert.match(await textOf(page, 'attn-bigram'), /63 distinct characters/);
+  const split = await textOf(page, 'attn-bigram-split table.params');
+  assert.equal(split.match(/\b4225\b/g).length, 2, 'V·V and the split total');
+  assert.match(await textOf(page, 'attn-bigram-split'), /ln 65: 4\.17/);
+  assert.match(await textOf(page, 'attn-bigram-split'), /U\(−0\.177, 0\.177\)/);
+  const examples = await textOf(page, 'attn-examples ol');
+  assert.match(examples, /Let'\s*→\s*s/);
+  assert.equal((await page.locator('attn-examples ol li').count()), 8);
+  // A word with a character outside the vocabulary: a clear message, no crash.
+  await page.locator('attn-bigram input.words').fill('hou, yoé');
+  assert.match(await textOf(page, 'attn-bigram .msg.bad'), /not in the corpus vocabulary/);
+}));
+
+test('§2: the four schemes agree; all-ones and tril variants; the second data set', () => withPage(async (page) => {
+  assert.deepEqual((await cells(page, 'attn-schemes .rung-1 attn-matrix[label="out"]')).slice(4), ['4.67', '5.33']);
+  assert.deepEqual((await cells(page, 'attn-schemes .rung-2 attn-matrix[label="out"]')).slice(4), ['4.67', '5.33']);
+  assert.deepEqual((await cells(page, 'attn-schemes .rung-3 attn-matrix[label="out"]')).slice(4), ['4.67', '5.33']);
+  assert.match(await textOf(page, 'attn-schemes .rung-2 .diff'), /max \|difference\| from the loop: (0|\d\.\de−1[5-7])/);
+  assert.match(await textOf(page, 'attn-schemes .rung-4 pre'), /q @ k\.transpose/);
+  assert.equal(await page.locator('attn-schemes .rung-4 pre .changed').count(), 2, 'wei = q @ kᵀ and out = wei @ v');
+  const ones = await cells(page, 'attn-schemes .panel:has(> h4:text("All ones")) attn-matrix[label="out"]');
+  assert.deepEqual(ones, ['14.00', '16.00', '14.00', '16.00', '14.00', '16.00']);
+  const tril = await cells(page, 'attn-schemes .panel:has(> h4:text("Lower-triangular")) attn-matrix[label="out"]');
+  assert.deepEqual(tril, ['2.00', '7.00', '8.00', '11.00', '14.00', '16.00']);
+  assert.match(await textOf(page, 'attn-schemes'), /16384/);
+  await page.locator('attn-schemes button[data-set="other"]').click();
+  assert.deepEqual(await cells(page, 'attn-schemes .rung-1 attn-matrix[label="out"]'), ['2.00', '0.00', '1.00', '2.00', '2.00', '2.00']);
+  // Editing x changes every rung.
+  await page.locator('attn-schemes attn-matrix[label="x"] td[data-row="0"][data-col="0"] input').fill('8');
+  assert.equal((await cells(page, 'attn-schemes .rung-2 attn-matrix[label="out"]'))[0], '8.00');
+}));
+
+test('§2: arbitrary scores fail, masked softmax step by step, directions, keepdim', () => withPage(async (page) => {
+  assert.match(await textOf(page, 'attn-sum-norm table'), /−0\.25/);
+  assert.match(await textOf(page, 'attn-sum-norm .msg[role="status"]'), /negative weight/);
+  await page.locator('attn-sum-norm button', { hasText: '[1, −1, 0]' }).click();
+  assert.match(await textOf(page, 'attn-sum-norm .msg[role="status"]'), /division by zero/);
+  const steps = await textOf(page, 'attn-softmax-steps table');
+  assert.match(steps, /−∞/);
+  assert.match(steps, /7\.39\s+0\.37\s+20\.09\s+0\.00\s+27\.84/);
+  assert.match(steps, /0\.27\s+0\.01\s+0\.72\s+0\.00/);
+  await page.locator('attn-softmax-steps button', { hasText: 'All scores 0' }).click();
+  assert.match(await textOf(page, 'attn-softmax-steps table'), /0\.33\s+0\.33\s+0\.33\s+0\.00/);
+  for (const box of await page.locator('attn-softmax-steps input[type="checkbox"]').all()) await box.uncheck();
+  assert.match(await textOf(page, 'attn-softmax-steps .msg'), /no denominator/);
+  assert.deepEqual((await cells(page, 'attn-normalize attn-matrix[label="by_rows"]')).slice(6), ['0.38', '0.38', '0.25']);
+  assert.notDeepEqual(await cells(page, 'attn-normalize attn-matrix[label="by_columns"]'), await cells(page, 'attn-normalize attn-matrix[label="by_rows"]'));
+  assert.match(await textOf(page, 'attn-normalize .msg.bad'), /silently wrong/);
+}));
+
+test('§3: dog/god vectors; shuffling permutes the outputs with the inputs', () => withPage(async (page) => {
+  const dog = await cells(page, 'attn-position .panel:nth-child(1) attn-matrix[label="x"]');
+  assert.deepEqual([dog.slice(0, 2), dog.slice(4)], [['1.10', '0.00'], ['2.30', '1.00']]);
+  const god = await cells(page, 'attn-position .grid .panel:nth-child(2) attn-matrix[label="x"]');
+  assert.deepEqual([god.slice(0, 2), god.slice(4)], [['2.10', '1.00'], ['1.30', '0.00']]);
+  const rows = (list) => list.reduce((acc, v, i) => (i % 2 ? acc[acc.length - 1].push(v) : acc.push([v]), acc), []).map((r) => r.join(','));
+  for (let i = 0; i < 3; i++) {
+    await page.locator('attn-position button', { hasText: 'Shuffle B' }).click();
+    const outs = await page.locator('attn-position attn-matrix[label="out"]').evaluateAll((els) =>
+      els.map((el) => [...el.shadowRoot.querySelectorAll('td')].map((td) => td.textContent)));
+    assert.deepEqual(rows(outs[0]).sort(), rows(outs[1]).sort(), 'same output rows, reordered');
+    assert.match(await textOf(page, 'attn-position .msg'), /reordered the same way/);
+  }
+  await page.locator('attn-position label', { hasText: 'Add positions' }).locator('input').check();
+  await page.locator('attn-position input.word').nth(3).fill('gods');
+  assert.match(await textOf(page, 'attn-position .msg'), /order now matters/);
+}));
+
+test('§4: M and the two ways agree; you gives other weights; k-bias no change, q-bias a change', () => withPage(async (page) => {
+  const probe = await textOf(page, 'attn-head-probe');
+  assert.match(probe, /q_u · k_h = 4\.00/);
+  assert.match(probe, /x_u M x_hᵀ = 4\.00/);
+  assert.match(probe, /q_h · k_u = 1\.00/);
+  assert.match(probe, /0\.80·\[10\.00, 0\.00\][\s\S]*0\.02·\[0\.00, 10\.00\][\s\S]*0\.18·\[5\.00, 5\.00\][\s\S]*\[8\.87, 1\.13\]/);
+  assert.deepEqual(await cells(page, 'attn-head-probe attn-matrix[label="M"]'), ['2.00', '0.00', '1.00', '0.00', '1.00', '1.00', '4.00', '0.50', '2.50']);
+  assert.match(await textOf(page, 'attn-compare-words .msg'), /differ by up to 0\.231/);
+  const before = await cells(page, 'attn-head attn-matrix#weights');
+  await page.locator('attn-head button.word', { hasText: 'you' }).click();
+  assert.notDeepEqual(await cells(page, 'attn-head attn-matrix#weights'), before, 'you: other weights');
+  assert.equal((await cells(page, 'attn-head attn-matrix#x'))[1], '1', 'y = h + o');
+  assert.match(await textOf(page, 'attn-bias .k-panel .msg'), /did not change at all \(largest change 0\)/);
+  await page.locator('attn-bias input.toggle-q').check();
+  assert.match(await textOf(page, 'attn-bias .q-panel .msg'), /change by up to 0\.\d+/);
+}));
+
+test('both languages render with no raw keys and no NaN', () => withPage(async (page) => {
+  const en = await sectionText(page);
+  assert.doesNotMatch(en, /\b(a\.[a-z]+\.[a-zA-Z]+|s[1-4]\.[a-z]+)\b/, 'no raw string keys');
+  assert.doesNotMatch(en, /NaN|undefined|\bnull\b/);
+  await page.locator('button[data-lang="zh"]').click();
+  await page.waitForFunction(() => document.querySelector('attn-bigram').shadowRoot.textContent.includes('单词'));
+  const zh = await sectionText(page);
+  assert.doesNotMatch(zh, /\b(a\.[a-z]+\.[a-zA-Z]+|s[1-4]\.[a-z]+)\b/, 'no raw string keys');
+  for (const s of ['二元模型', '循环求平均', '以表格显示', '打乱 B', '键上的偏置', '因果掩码']) assert.ok(zh.includes(s), s);
+  assert.doesNotMatch(zh, /NaN|undefined|\bnull\b/);
+  await page.locator('#s2').screenshot({ path: `${SHOTS}section-2-zh.png` });
+}));
+
+test('URL state round-trips; a garbage hash shows a notice and the defaults', async () => {
+  let url;
+  await withPage(async (page) => {
+    await page.locator('attn-sum-norm button', { hasText: '[1, −1, 0]' }).click();
+    await page.locator('attn-head #causal').uncheck();
+    await page.locator('attn-position button', { hasText: 'Shuffle B' }).click();
+    url = page.url();
+    assert.match(url, /#.*sumnorm=/);
+  });
+  const path = url.slice(url.indexOf('#'));
+  await withPage(async (page) => {
+    assert.match(await textOf(page, 'attn-sum-norm .msg[role="status"]'), /division by zero/);
+    assert.equal(await page.locator('attn-head #causal').isChecked(), false);
+    assert.ok(await page.locator('#url-notice').isHidden());
+  }, { hash: path });
+  await withPage(async (page) => {
+    assert.ok(await page.locator('#url-notice').isVisible());
+    assert.match(await page.locator('#url-notice').innerText(), /head/);
+    assert.equal(await page.locator('attn-head #causal').isChecked(), true);
+    assert.deepEqual((await cells(page, 'attn-schemes .rung-1 attn-matrix[label="out"]')).slice(4), ['4.67', '5.33']);
+  }, { hash: '#head=%7B%22x%22%3A5%7D&schemes=garbage' });
+});
+
+test('screenshots of each section; no horizontal overflow at 380px', async () => {
+  await withPage(async (page) => {
+    for (const n of [1, 2, 3, 4]) await page.locator(`#s${n}`).screenshot({ path: `${SHOTS}section-${n}.png` });
+  });
+  await withPage(async (page) => {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
+    for (const n of [1, 2, 3, 4]) await page.locator(`#s${n}`).screenshot({ path: `${SHOTS}section-${n}-narrow.png` });
+  }, { width: 380, height: 800 });
+});
