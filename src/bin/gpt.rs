@@ -342,7 +342,18 @@ fn cmd_profile(a: &Args) -> Result<(), String> {
     let (mut att, mut pre, qkv) = (z(b * nh * t * t), z(b * nh * t * t), z(bt * 3 * c));
     let (mut dqkv, mut scratch) = (z(bt * 3 * c), z(ops::attention_scratch_len(t, c / nh)));
     let f = time_ms(reps, || {
-        ops::attention_forward(&mut out, &mut pre, &mut att, &qkv, b, t, c, nh, true)
+        ops::attention_forward(
+            &mut out,
+            &mut pre,
+            &mut att,
+            &qkv,
+            &mut scratch,
+            b,
+            t,
+            c,
+            nh,
+            true,
+        )
     });
     let g = time_ms(reps, || {
         ops::attention_backward(&mut dqkv, &inp, &qkv, &att, &mut scratch, b, t, c, nh, true)

@@ -68,7 +68,7 @@ macro_rules! dispatch {
         {
             #[target_feature(enable = "avx512f,avx2,fma")]
             unsafe fn avx512($($arg: $ty),*) $(-> $ret)? {
-                $body::<true, 4, 32>($($arg),*)
+                $body::<true, 8, 32>($($arg),*)
             }
             #[target_feature(enable = "avx2,fma")]
             unsafe fn avx2($($arg: $ty),*) $(-> $ret)? {
@@ -81,7 +81,7 @@ macro_rules! dispatch {
                 _ => {}
             }
         }
-        $body::<false, 4, 16>($($arg),*)
+        $body::<false, 4, 8>($($arg),*)
     }};
 }
 
@@ -137,11 +137,39 @@ pub fn matmul_tn_naive(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, 
     }
 }
 
-// Tiles: 4 rows × W columns of C live in registers while the shared dimension streams by.
-// The 4 rows are written out by hand: a `for r in 0..R` loop around the vectorised column
-// loop stays a loop in LLVM and sends the accumulators to the stack. Column tiles are the
-// outer loop so one (k × W) strip of B stays in L1 across row tiles. The const R is unused
-// (always 4) but keeps one `dispatch!` for every kernel.
+/// A row-major matrix view inside a larger buffer: element (i, j) at `data[i * ld + j]`.
+/// Lets attention multiply one head's columns of qkv in place.
+#[derive(Clone, Copy)]
+pub struct Strided<'a> {
+    pub data: &'a [f32],
+    pub ld: usize,
+}
+
+/// The mutable `Strided`.
+pub struct StridedMut<'a> {
+    pub data: &'a mut [f32],
+    pub ld: usize,
+}
+
+/// Floats a rows×cols view with row stride ld needs.
+fn span(rows: usize, cols: usize, ld: usize) -> usize {
+    if rows == 0 || cols == 0 {
+        0
+    } else {
+        (rows - 1) * ld + cols
+    }
+}
+
+/// `matmul_nn` on strided views: C (n×m) += A (n×k) @ B (k×m). Panics unless they fit.
+pub fn matmul_nn_strided(c: StridedMut, a: Strided, b: Strided, n: usize, k: usize, m: usize) {
+    dispatch!(nn_strided, (c: StridedMut, a: Strided, b: Strided, n: usize, k: usize, m: usize))
+}
+
+/// `matmul_tn` on strided views: C (m×p) += Aᵀ @ B, A (n×m), B (n×p). Panics unless they fit.
+pub fn matmul_tn_strided(c: StridedMut, a: Strided, b: Strided, n: usize, m: usize, p: usize) {
+    dispatch!(tn_strided, (c: StridedMut, a: Strided, b: Strided, n: usize, m: usize, p: usize))
+}
+
 #[inline(always)]
 fn nn_body<const FMA: bool, const R: usize, const W: usize>(
     c: &mut [f32],
@@ -151,81 +179,9 @@ fn nn_body<const FMA: bool, const R: usize, const W: usize>(
     k: usize,
     m: usize,
 ) {
-    let (m_full, n_full) = (m / W * W, n / 4 * 4);
-    for j0 in (0..m_full).step_by(W) {
-        for i0 in (0..n_full).step_by(4) {
-            nn_tile4::<FMA, W>(c, a, b, i0, j0, k, m);
-        }
-        for i0 in n_full..n {
-            nn_tile1::<FMA, W>(c, a, b, i0, j0, k, m);
-        }
-    }
-    for i in 0..n {
-        let (a_row, c_row) = (&a[i * k..][..k], &mut c[i * m + m_full..(i + 1) * m]);
-        for (p, &av) in a_row.iter().enumerate() {
-            let b_row = &b[p * m + m_full..(p + 1) * m];
-            for (cv, &bv) in c_row.iter_mut().zip(b_row) {
-                *cv = fmadd::<FMA>(av, bv, *cv);
-            }
-        }
-    }
-}
-
-/// c[row][j0..j0+W] += acc.
-#[inline(always)]
-fn add_row<const W: usize>(c: &mut [f32], row: usize, stride: usize, j0: usize, acc: &[f32; W]) {
-    let c_row: &mut [f32; W] = (&mut c[row * stride + j0..][..W]).try_into().unwrap();
-    for j in 0..W {
-        c_row[j] += acc[j];
-    }
-}
-
-#[inline(always)]
-fn nn_tile4<const FMA: bool, const W: usize>(
-    c: &mut [f32],
-    a: &[f32],
-    b: &[f32],
-    i0: usize,
-    j0: usize,
-    k: usize,
-    m: usize,
-) {
-    let (mut c0, mut c1, mut c2, mut c3) = ([0.0f32; W], [0.0f32; W], [0.0f32; W], [0.0f32; W]);
-    let row = |r: usize| &a[(i0 + r) * k..][..k];
-    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-    let a_cols = r0.iter().zip(r1).zip(r2).zip(r3);
-    for (p, (((&a0, &a1), &a2), &a3)) in a_cols.enumerate() {
-        let bv: &[f32; W] = b[p * m + j0..][..W].try_into().unwrap();
-        for j in 0..W {
-            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
-            c1[j] = fmadd::<FMA>(a1, bv[j], c1[j]);
-            c2[j] = fmadd::<FMA>(a2, bv[j], c2[j]);
-            c3[j] = fmadd::<FMA>(a3, bv[j], c3[j]);
-        }
-    }
-    for (r, acc) in [c0, c1, c2, c3].iter().enumerate() {
-        add_row(c, i0 + r, m, j0, acc);
-    }
-}
-
-#[inline(always)]
-fn nn_tile1<const FMA: bool, const W: usize>(
-    c: &mut [f32],
-    a: &[f32],
-    b: &[f32],
-    i0: usize,
-    j0: usize,
-    k: usize,
-    m: usize,
-) {
-    let mut c0 = [0.0f32; W];
-    for (p, &a0) in a[i0 * k..][..k].iter().enumerate() {
-        let bv: &[f32; W] = b[p * m + j0..][..W].try_into().unwrap();
-        for j in 0..W {
-            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
-        }
-    }
-    add_row(c, i0, m, j0, &c0);
+    let c = StridedMut { data: c, ld: m };
+    let (a, b) = (Strided { data: a, ld: k }, Strided { data: b, ld: m });
+    nn_strided::<FMA, R, W>(c, a, b, n, k, m);
 }
 
 #[inline(always)]
@@ -237,20 +193,56 @@ fn tn_body<const FMA: bool, const R: usize, const W: usize>(
     m: usize,
     p: usize,
 ) {
-    let (p_full, m_full) = (p / W * W, m / 4 * 4);
-    for j0 in (0..p_full).step_by(W) {
-        for i0 in (0..m_full).step_by(4) {
-            tn_tile4::<FMA, W>(c, a, b, i0, j0, n, m, p);
-        }
-        for i0 in m_full..m {
-            tn_tile1::<FMA, W>(c, a, b, i0, j0, n, m, p);
-        }
+    let c = StridedMut { data: c, ld: p };
+    let (a, b) = (Strided { data: a, ld: m }, Strided { data: b, ld: p });
+    tn_strided::<FMA, R, W>(c, a, b, n, m, p);
+}
+
+// Tiles: R rows × W columns of C live in registers while the shared dimension streams by
+// (8×32 for AVX-512: 16 of its 32 zmm registers; 4×16 for AVX2: 8 of 16 ymm; 4×8 for the
+// portable body and wasm's simd128, whose engines have 16 xmm registers and spill beyond).
+// Column strips are the outer loop so one (k × W) strip of B stays in L1 across row tiles.
+// Columns left over after the W-wide strips go in 16-, then 8-wide strips, then one by one.
+
+/// C (n×m) += A (n×k) @ B (k×m) on strided views, compiled for one instruction set.
+#[inline(always)]
+pub(crate) fn nn_strided<const FMA: bool, const R: usize, const W: usize>(
+    c: StridedMut,
+    a: Strided,
+    b: Strided,
+    n: usize,
+    k: usize,
+    m: usize,
+) {
+    assert!(
+        c.data.len() >= span(n, m, c.ld)
+            && a.data.len() >= span(n, k, a.ld)
+            && b.data.len() >= span(k, m, b.ld),
+        "matmul_nn shapes"
+    );
+    if n == 0 || m == 0 || k == 0 {
+        return;
     }
-    if p_full < p {
-        for t in 0..n {
-            let (a_row, b_row) = (&a[t * m..][..m], &b[t * p + p_full..(t + 1) * p]);
-            for (i, &av) in a_row.iter().enumerate() {
-                let c_row = &mut c[i * p + p_full..(i + 1) * p];
+    let (cd, ldc) = (c.data, c.ld);
+    let mut j0 = 0;
+    while j0 + W <= m {
+        nn_strip::<FMA, R, W>(cd, ldc, a, b, j0, n, k);
+        j0 += W;
+    }
+    if W > 16 && j0 + 16 <= m {
+        nn_strip::<FMA, R, 16>(cd, ldc, a, b, j0, n, k);
+        j0 += 16;
+    }
+    if W > 8 && j0 + 8 <= m {
+        nn_strip::<FMA, R, 8>(cd, ldc, a, b, j0, n, k);
+        j0 += 8;
+    }
+    if j0 < m {
+        for i in 0..n {
+            let a_row = &a.data[i * a.ld..][..k];
+            let c_row = &mut cd[i * ldc + j0..i * ldc + m];
+            for (p, &av) in a_row.iter().enumerate() {
+                let b_row = &b.data[p * b.ld + j0..p * b.ld + m];
                 for (cv, &bv) in c_row.iter_mut().zip(b_row) {
                     *cv = fmadd::<FMA>(av, bv, *cv);
                 }
@@ -259,55 +251,331 @@ fn tn_body<const FMA: bool, const R: usize, const W: usize>(
     }
 }
 
+/// Columns j0..j0+W of C: R-row tiles, then single rows.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn tn_tile4<const FMA: bool, const W: usize>(
+fn nn_strip<const FMA: bool, const R: usize, const W: usize>(
     c: &mut [f32],
-    a: &[f32],
-    b: &[f32],
-    i0: usize,
+    ldc: usize,
+    a: Strided,
+    b: Strided,
     j0: usize,
     n: usize,
-    m: usize,
-    p: usize,
+    k: usize,
 ) {
-    let (mut c0, mut c1, mut c2, mut c3) = ([0.0f32; W], [0.0f32; W], [0.0f32; W], [0.0f32; W]);
-    for t in 0..n {
-        let [a0, a1, a2, a3]: [f32; 4] = a[t * m + i0..][..4].try_into().unwrap();
-        let bv: &[f32; W] = b[t * p + j0..][..W].try_into().unwrap();
-        for j in 0..W {
-            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
-            c1[j] = fmadd::<FMA>(a1, bv[j], c1[j]);
-            c2[j] = fmadd::<FMA>(a2, bv[j], c2[j]);
-            c3[j] = fmadd::<FMA>(a3, bv[j], c3[j]);
-        }
+    let n_full = n / R * R;
+    for i0 in (0..n_full).step_by(R) {
+        nn_tile::<FMA, R, W>(c, ldc, a, b, i0, j0, k);
     }
-    for (r, acc) in [c0, c1, c2, c3].iter().enumerate() {
-        add_row(c, i0 + r, p, j0, acc);
+    for i0 in n_full..n {
+        nn_tile::<FMA, 1, W>(c, ldc, a, b, i0, j0, k);
     }
 }
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn tn_tile1<const FMA: bool, const W: usize>(
+fn nn_tile<const FMA: bool, const R: usize, const W: usize>(
     c: &mut [f32],
-    a: &[f32],
-    b: &[f32],
+    ldc: usize,
+    a: Strided,
+    b: Strided,
     i0: usize,
     j0: usize,
+    k: usize,
+) {
+    #[cfg(target_arch = "wasm32")]
+    if W == 8 {
+        return simd128::nn_tile::<R>(c, ldc, a, b, i0, j0, k);
+    }
+    match R {
+        8 => nn_tile8::<FMA, W>(c, ldc, a, b, i0, j0, k),
+        4 => nn_tile4::<FMA, W>(c, ldc, a, b, i0, j0, k),
+        _ => {
+            for i in i0..i0 + R {
+                nn_tile1::<FMA, W>(c, ldc, a, b, i, j0, k)
+            }
+        }
+    }
+}
+
+// The rows of a tile are written out by a macro, one named accumulator each: a
+// `for r in 0..R` loop over an array of accumulators stays a loop in LLVM (it vectorises
+// the inner loop before unrolling) and sends the accumulators to the stack.
+macro_rules! nn_tile_rows {
+    ($name:ident, $(($r:literal, $row:ident, $acc:ident)),+) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn $name<const FMA: bool, const W: usize>(
+            c: &mut [f32],
+            ldc: usize,
+            a: Strided,
+            b: Strided,
+            i0: usize,
+            j0: usize,
+            k: usize,
+        ) {
+            $(
+                let $row = &a.data[(i0 + $r) * a.ld..][..k];
+                let mut $acc = [0.0f32; W];
+            )+
+            for p in 0..k {
+                let bv: &[f32; W] = b.data[p * b.ld + j0..][..W].try_into().unwrap();
+                $(
+                    let av = $row[p];
+                    for j in 0..W {
+                        $acc[j] = fmadd::<FMA>(av, bv[j], $acc[j]);
+                    }
+                )+
+            }
+            $(add_row(c, i0 + $r, ldc, j0, &$acc);)+
+        }
+    };
+}
+
+macro_rules! tn_tile_rows {
+    ($name:ident, $(($r:literal, $acc:ident)),+) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn $name<const FMA: bool, const W: usize>(
+            c: &mut [f32],
+            ldc: usize,
+            a: Strided,
+            b: Strided,
+            i0: usize,
+            j0: usize,
+            n: usize,
+        ) {
+            $(let mut $acc = [0.0f32; W];)+
+            const R: usize = [$($r),+].len();
+            for t in 0..n {
+                let av: &[f32; R] = a.data[t * a.ld + i0..][..R].try_into().unwrap();
+                let bv: &[f32; W] = b.data[t * b.ld + j0..][..W].try_into().unwrap();
+                $(
+                    for j in 0..W {
+                        $acc[j] = fmadd::<FMA>(av[$r], bv[j], $acc[j]);
+                    }
+                )+
+            }
+            $(add_row(c, i0 + $r, ldc, j0, &$acc);)+
+        }
+    };
+}
+
+nn_tile_rows!(nn_tile1, (0, r0, c0));
+nn_tile_rows!(nn_tile4, (0, r0, c0), (1, r1, c1), (2, r2, c2), (3, r3, c3));
+nn_tile_rows!(
+    nn_tile8,
+    (0, r0, c0),
+    (1, r1, c1),
+    (2, r2, c2),
+    (3, r3, c3),
+    (4, r4, c4),
+    (5, r5, c5),
+    (6, r6, c6),
+    (7, r7, c7)
+);
+tn_tile_rows!(tn_tile1, (0, c0));
+tn_tile_rows!(tn_tile4, (0, c0), (1, c1), (2, c2), (3, c3));
+tn_tile_rows!(
+    tn_tile8,
+    (0, c0),
+    (1, c1),
+    (2, c2),
+    (3, c3),
+    (4, c4),
+    (5, c5),
+    (6, c6),
+    (7, c7)
+);
+
+/// c[row][j0..j0+W] += acc.
+#[inline(always)]
+fn add_row<const W: usize>(c: &mut [f32], row: usize, stride: usize, j0: usize, acc: &[f32; W]) {
+    let c_row: &mut [f32; W] = (&mut c[row * stride + j0..][..W]).try_into().unwrap();
+    for j in 0..W {
+        c_row[j] += acc[j];
+    }
+}
+
+/// C (m×p) += Aᵀ @ B, A (n×m), B (n×p) on strided views, compiled for one instruction set.
+#[inline(always)]
+pub(crate) fn tn_strided<const FMA: bool, const R: usize, const W: usize>(
+    c: StridedMut,
+    a: Strided,
+    b: Strided,
     n: usize,
     m: usize,
     p: usize,
 ) {
-    let mut c0 = [0.0f32; W];
-    for t in 0..n {
-        let a0 = a[t * m + i0];
-        let bv: &[f32; W] = b[t * p + j0..][..W].try_into().unwrap();
-        for j in 0..W {
-            c0[j] = fmadd::<FMA>(a0, bv[j], c0[j]);
+    assert!(
+        c.data.len() >= span(m, p, c.ld)
+            && a.data.len() >= span(n, m, a.ld)
+            && b.data.len() >= span(n, p, b.ld),
+        "matmul_tn shapes"
+    );
+    if n == 0 || m == 0 || p == 0 {
+        return;
+    }
+    let (cd, ldc) = (c.data, c.ld);
+    let mut j0 = 0;
+    while j0 + W <= p {
+        tn_strip::<FMA, R, W>(cd, ldc, a, b, j0, n, m);
+        j0 += W;
+    }
+    if W > 16 && j0 + 16 <= p {
+        tn_strip::<FMA, R, 16>(cd, ldc, a, b, j0, n, m);
+        j0 += 16;
+    }
+    if W > 8 && j0 + 8 <= p {
+        tn_strip::<FMA, R, 8>(cd, ldc, a, b, j0, n, m);
+        j0 += 8;
+    }
+    if j0 < p {
+        for t in 0..n {
+            let (a_row, b_row) = (
+                &a.data[t * a.ld..][..m],
+                &b.data[t * b.ld + j0..t * b.ld + p],
+            );
+            for (i, &av) in a_row.iter().enumerate() {
+                let c_row = &mut cd[i * ldc + j0..i * ldc + p];
+                for (cv, &bv) in c_row.iter_mut().zip(b_row) {
+                    *cv = fmadd::<FMA>(av, bv, *cv);
+                }
+            }
         }
     }
-    add_row(c, i0, p, j0, &c0);
+}
+
+/// Columns j0..j0+W of C: R-row tiles, then single rows.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn tn_strip<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    ldc: usize,
+    a: Strided,
+    b: Strided,
+    j0: usize,
+    n: usize,
+    m: usize,
+) {
+    let m_full = m / R * R;
+    for i0 in (0..m_full).step_by(R) {
+        tn_tile::<FMA, R, W>(c, ldc, a, b, i0, j0, n);
+    }
+    for i0 in m_full..m {
+        tn_tile::<FMA, 1, W>(c, ldc, a, b, i0, j0, n);
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn tn_tile<const FMA: bool, const R: usize, const W: usize>(
+    c: &mut [f32],
+    ldc: usize,
+    a: Strided,
+    b: Strided,
+    i0: usize,
+    j0: usize,
+    n: usize,
+) {
+    #[cfg(target_arch = "wasm32")]
+    if W == 8 {
+        return simd128::tn_tile::<R>(c, ldc, a, b, i0, j0, n);
+    }
+    match R {
+        8 => tn_tile8::<FMA, W>(c, ldc, a, b, i0, j0, n),
+        4 => tn_tile4::<FMA, W>(c, ldc, a, b, i0, j0, n),
+        _ => {
+            for i in i0..i0 + R {
+                tn_tile1::<FMA, W>(c, ldc, a, b, i, j0, n)
+            }
+        }
+    }
+}
+
+/// wasm's simd128 tiles, written out in `core::arch::wasm32` f32x4 ops: R rows × 8 columns
+/// in 2·R v128 accumulators. simd128 has no FMA, so each step is a multiply then an add,
+/// rounded exactly as the portable body's `a * b + c`.
+#[cfg(target_arch = "wasm32")]
+mod simd128 {
+    use super::Strided;
+    use core::arch::wasm32::*;
+
+    /// The 8 floats at s[..8] as two f32x4.
+    #[inline(always)]
+    fn load8(s: &[f32]) -> [v128; 2] {
+        let s: &[f32; 8] = s[..8].try_into().unwrap();
+        let p = s.as_ptr() as *const v128;
+        // SAFETY: `s` is 8 readable f32s (32 bytes); v128_load needs no alignment.
+        unsafe { [v128_load(p), v128_load(p.add(1))] }
+    }
+
+    /// c[..8] += acc.
+    #[inline(always)]
+    fn add8(c: &mut [f32], acc: [v128; 2]) {
+        let c: &mut [f32; 8] = (&mut c[..8]).try_into().unwrap();
+        let [c0, c1] = load8(c);
+        let p = c.as_mut_ptr() as *mut v128;
+        // SAFETY: `c` is 8 writable f32s (32 bytes) borrowed exclusively; no alignment needed.
+        unsafe {
+            v128_store(p, f32x4_add(c0, acc[0]));
+            v128_store(p.add(1), f32x4_add(c1, acc[1]));
+        }
+    }
+
+    /// C[i0..i0+R][j0..j0+8] += A[i0..i0+R][..k] @ B[..k][j0..j0+8].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn nn_tile<const R: usize>(
+        c: &mut [f32],
+        ldc: usize,
+        a: Strided,
+        b: Strided,
+        i0: usize,
+        j0: usize,
+        k: usize,
+    ) {
+        let mut acc = [[f32x4_splat(0.0); 2]; R];
+        let rows: [&[f32]; R] = std::array::from_fn(|r| &a.data[(i0 + r) * a.ld..][..k]);
+        for p in 0..k {
+            let [b0, b1] = load8(&b.data[p * b.ld + j0..]);
+            for (acc, row) in acc.iter_mut().zip(&rows) {
+                let av = f32x4_splat(row[p]);
+                acc[0] = f32x4_add(acc[0], f32x4_mul(av, b0));
+                acc[1] = f32x4_add(acc[1], f32x4_mul(av, b1));
+            }
+        }
+        for (r, &acc) in acc.iter().enumerate() {
+            add8(&mut c[(i0 + r) * ldc + j0..], acc);
+        }
+    }
+
+    /// C[i0..i0+R][j0..j0+8] += A[..n][i0..i0+R]ᵀ @ B[..n][j0..j0+8].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tn_tile<const R: usize>(
+        c: &mut [f32],
+        ldc: usize,
+        a: Strided,
+        b: Strided,
+        i0: usize,
+        j0: usize,
+        n: usize,
+    ) {
+        let mut acc = [[f32x4_splat(0.0); 2]; R];
+        for t in 0..n {
+            let av: &[f32; R] = a.data[t * a.ld + i0..][..R].try_into().unwrap();
+            let [b0, b1] = load8(&b.data[t * b.ld + j0..]);
+            for (acc, &ar) in acc.iter_mut().zip(av) {
+                let ar = f32x4_splat(ar);
+                acc[0] = f32x4_add(acc[0], f32x4_mul(ar, b0));
+                acc[1] = f32x4_add(acc[1], f32x4_mul(ar, b1));
+            }
+        }
+        for (r, &acc) in acc.iter().enumerate() {
+            add8(&mut c[(i0 + r) * ldc + j0..], acc);
+        }
+    }
 }
 
 /// Σ a·b with 8 independent lanes (then a tail), so the loop vectorises; a plain

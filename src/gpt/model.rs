@@ -107,6 +107,7 @@ pub struct Activations {
     pub probs: Vec<f32>,     // (B,T,V) softmax(logits): next-character probabilities
     pub losses: Vec<f32>,    // (B,T) per-position cross-entropy (when targets were given)
     weight_t: Vec<f32>,      // scratch: the largest transposed weight
+    attn_scratch: Vec<f32>,  // scratch for attention_forward / attention_backward
 }
 
 impl Activations {
@@ -130,6 +131,7 @@ impl Activations {
             probs: z(bt * v),
             losses: z(bt),
             weight_t: z((4 * c * c).max(v * c)),
+            attn_scratch: z(attention_scratch_len(t_max, cfg.head_size())),
         }
     }
 
@@ -150,7 +152,6 @@ impl Activations {
 #[derive(Clone, Debug)]
 pub struct ActGrads {
     pub acts: Activations,
-    attn_scratch: Vec<f32>, // scratch for attention_backward
 }
 
 impl ActGrads {
@@ -172,10 +173,7 @@ impl ActGrads {
         };
         acts.blocks.iter_mut().for_each(unused);
         (acts.probs, acts.losses, acts.ln_f_mean, acts.ln_f_rstd) = Default::default();
-        ActGrads {
-            acts,
-            attn_scratch: vec![0.0; attention_scratch_len(t_max, cfg.head_size())],
-        }
+        ActGrads { acts }
     }
 
     fn zero(&mut self) {
@@ -327,6 +325,7 @@ impl Gpt {
                 &mut a.preatt,
                 &mut a.att,
                 &a.qkv,
+                &mut acts.attn_scratch,
                 b,
                 t,
                 c,
@@ -534,7 +533,7 @@ impl Gpt {
                 &da.atty,
                 &a.qkv,
                 &a.att,
-                &mut dacts.attn_scratch,
+                &mut d.attn_scratch,
                 b,
                 t,
                 c,

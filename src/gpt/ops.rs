@@ -6,7 +6,7 @@
 //! differentiates and accumulates into its `d*` outputs with `+=`; the caller zeroes them
 //! once per step. An empty bias slice means "no bias" (`bias=False`).
 
-use super::kernels::{self, dispatch};
+use super::kernels::{self, dispatch, Strided, StridedMut};
 
 /// encoded (B,T,C) = wte[idx] (V,C) + wpe[t] (block_size,C); idx (B,T).
 pub fn encoder_forward(
@@ -208,19 +208,47 @@ pub fn matmul_backward(
 
 /// Scratch floats the attention pair needs for sequences of t tokens and head size hs.
 pub fn attention_scratch_len(t: usize, hs: usize) -> usize {
-    hs + 2 * t
+    hs * t + t * t
+}
+
+/// Head h's columns of a (rows, `ld`) buffer from column `off`: a strided matrix view.
+fn head(buf: &[f32], off: usize, ld: usize) -> Strided<'_> {
+    Strided {
+        data: &buf[off..],
+        ld,
+    }
+}
+
+fn head_mut(buf: &mut [f32], off: usize, ld: usize) -> StridedMut<'_> {
+    StridedMut {
+        data: &mut buf[off..],
+        ld,
+    }
+}
+
+/// out (HS×T) = head h's (T×HS) columns of `buf` from `off` (row stride `ld`), transposed.
+fn head_transposed(out: &mut [f32], buf: &[f32], off: usize, ld: usize, t: usize, hs: usize) {
+    for t2 in 0..t {
+        for (d, &x) in buf[t2 * ld + off..][..hs].iter().enumerate() {
+            out[d * t + t2] = x;
+        }
+    }
 }
 
 /// Causal (or, with `causal` false, full) multi-head self-attention.
 /// qkv (B,T,3C) rows [q | k | v], head h = columns h·HS..(h+1)·HS of each;
 /// preatt, att (B,NH,T,T): scaled scores q·k/√HS and their softmax (masked cells −inf, 0);
-/// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS.
+/// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS;
+/// scratch: `attention_scratch_len(T, HS)` floats.
+/// Per (sequence, head) it is three small matmuls on strided views of qkv:
+/// preatt = Q Kᵀ · scale, att = softmax(preatt) per row, out = att V.
 #[allow(clippy::too_many_arguments)]
 pub fn attention_forward(
     out: &mut [f32],
     preatt: &mut [f32],
     att: &mut [f32],
     qkv: &[f32],
+    scratch: &mut [f32],
     b: usize,
     t: usize,
     c: usize,
@@ -229,7 +257,7 @@ pub fn attention_forward(
 ) {
     dispatch!(
         attention_forward_body,
-        (out: &mut [f32], preatt: &mut [f32], att: &mut [f32], qkv: &[f32],
+        (out: &mut [f32], preatt: &mut [f32], att: &mut [f32], qkv: &[f32], scratch: &mut [f32],
          b: usize, t: usize, c: usize, nh: usize, causal: bool)
     )
 }
@@ -241,6 +269,7 @@ fn attention_forward_body<const FMA: bool, const R: usize, const W: usize>(
     preatt: &mut [f32],
     att: &mut [f32],
     qkv: &[f32],
+    scratch: &mut [f32],
     b: usize,
     t: usize,
     c: usize,
@@ -249,32 +278,42 @@ fn attention_forward_body<const FMA: bool, const R: usize, const W: usize>(
 ) {
     let hs = c / nh;
     let scale = (1.0 / (hs as f64).sqrt()) as f32; // torch: (q @ kᵀ) * f32(1/√hs)
+    let kt = &mut scratch[..hs * t]; // (HS,T) Kᵀ of one head
     for bi in 0..b {
         let qkv_b = &qkv[bi * t * 3 * c..][..t * 3 * c];
+        let out_b = &mut out[bi * t * c..][..t * c];
         for h in 0..nh {
-            for ti in 0..t {
-                let row = ((bi * nh + h) * t + ti) * t;
-                let (pre, w) = (&mut preatt[row..row + t], &mut att[row..row + t]);
-                let q = &qkv_b[ti * 3 * c + h * hs..][..hs];
+            let tt = (bi * nh + h) * t * t;
+            let (pre, w) = (&mut preatt[tt..][..t * t], &mut att[tt..][..t * t]);
+            // preatt = (q · k) · scale, then −inf on the masked cells
+            head_transposed(kt, qkv_b, c + h * hs, 3 * c, t, hs);
+            pre.fill(0.0);
+            let q = head(qkv_b, h * hs, 3 * c);
+            let pre_m = StridedMut { data: pre, ld: t };
+            let kt_m = Strided { data: kt, ld: t };
+            kernels::nn_strided::<FMA, R, W>(pre_m, q, kt_m, t, hs, t);
+            for (ti, (p_row, w_row)) in pre
+                .chunks_exact_mut(t)
+                .zip(w.chunks_exact_mut(t))
+                .enumerate()
+            {
                 let visible = if causal { ti + 1 } else { t };
-                // preatt = (q · k) · scale for the visible keys
-                for (t2, p) in pre[..visible].iter_mut().enumerate() {
-                    let k = &qkv_b[t2 * 3 * c + c + h * hs..][..hs];
-                    *p = kernels::dot::<FMA>(q, k) * scale;
-                }
-                pre[visible..].fill(f32::NEG_INFINITY);
+                p_row[..visible].iter_mut().for_each(|p| *p *= scale);
+                p_row[visible..].fill(f32::NEG_INFINITY);
                 // att = softmax(preatt)
-                let maxval = kernels::max(&pre[..visible]);
-                let inv = 1.0 / kernels::exp_shifted(&mut w[..visible], &pre[..visible], maxval);
-                w[..visible].iter_mut().for_each(|wv| *wv *= inv);
-                w[visible..].fill(0.0);
-                // out = Σ_t2 att[t2] · v[t2]
-                let o = &mut out[(bi * t + ti) * c + h * hs..][..hs];
-                o.fill(0.0);
-                for (t2, &wv) in w[..visible].iter().enumerate() {
-                    kernels::axpy::<FMA>(o, wv, &qkv_b[t2 * 3 * c + 2 * c + h * hs..][..hs]);
-                }
+                let maxval = kernels::max(&p_row[..visible]);
+                let sum = kernels::exp_shifted(&mut w_row[..visible], &p_row[..visible], maxval);
+                let inv = 1.0 / sum;
+                w_row[..visible].iter_mut().for_each(|wv| *wv *= inv);
+                w_row[visible..].fill(0.0);
             }
+            // out = att @ v (the masked weights are 0)
+            for row in out_b.chunks_exact_mut(c) {
+                row[h * hs..][..hs].fill(0.0);
+            }
+            let w = Strided { data: w, ld: t };
+            let v = head(qkv_b, 2 * c + h * hs, 3 * c);
+            kernels::nn_strided::<FMA, R, W>(head_mut(out_b, h * hs, c), w, v, t, t, hs);
         }
     }
 }
@@ -317,44 +356,39 @@ fn attention_backward_body<const FMA: bool, const R: usize, const W: usize>(
 ) {
     let hs = c / nh;
     let scale = (1.0 / (hs as f64).sqrt()) as f32;
-    let (dq, rest) = scratch.split_at_mut(hs); // (HS) dq of one query
-    let (datt, rest) = rest.split_at_mut(t); // (T)
-    let dpreatt = &mut rest[..t]; // (T)
+    let (vt, rest) = scratch.split_at_mut(hs * t); // (HS,T) Vᵀ of one head
+    let datt = &mut rest[..t * t]; // (T,T) datt, then dpreatt · scale
     for bi in 0..b {
         let off = bi * t * 3 * c;
         let (qkv_b, dqkv_b) = (&qkv[off..][..t * 3 * c], &mut dqkv[off..][..t * 3 * c]);
+        let dout_b = &dout[bi * t * c..][..t * c];
         for h in 0..nh {
-            for ti in 0..t {
-                let w = &att[((bi * nh + h) * t + ti) * t..][..t];
-                let d_o = &dout[(bi * t + ti) * c + h * hs..][..hs];
+            let w = &att[(bi * nh + h) * t * t..][..t * t];
+            let d_o = head(dout_b, h * hs, c);
+            // out = att @ v: datt = dout @ vᵀ, dv += attᵀ @ dout
+            head_transposed(vt, qkv_b, 2 * c + h * hs, 3 * c, t, hs);
+            datt.fill(0.0);
+            let datt_m = StridedMut { data: datt, ld: t };
+            kernels::nn_strided::<FMA, R, W>(datt_m, d_o, Strided { data: vt, ld: t }, t, hs, t);
+            let dv = head_mut(dqkv_b, 2 * c + h * hs, 3 * c);
+            kernels::tn_strided::<FMA, R, W>(dv, Strided { data: w, ld: t }, d_o, t, t, hs);
+            // att = softmax(preatt): dpreatt = att ⊙ (datt − Σ att·datt), stored · scale
+            for (ti, (d_row, w_row)) in datt.chunks_exact_mut(t).zip(w.chunks_exact(t)).enumerate()
+            {
                 let visible = if causal { ti + 1 } else { t };
-                let (datt, dpre, w) =
-                    (&mut datt[..visible], &mut dpreatt[..visible], &w[..visible]);
-                // out = Σ_t2 att[t2] · v[t2]
-                for (t2, (da, &wv)) in datt.iter_mut().zip(w).enumerate() {
-                    let v_off = t2 * 3 * c + 2 * c + h * hs;
-                    *da = kernels::dot::<FMA>(&qkv_b[v_off..][..hs], d_o);
-                    kernels::axpy::<FMA>(&mut dqkv_b[v_off..][..hs], wv, d_o);
+                let dot = kernels::dot::<FMA>(&w_row[..visible], &d_row[..visible]);
+                for (dp, &wv) in d_row[..visible].iter_mut().zip(w_row) {
+                    *dp = wv * (*dp - dot) * scale;
                 }
-                // att = softmax(preatt): dpreatt = att ⊙ (datt − Σ att·datt)
-                let dot = kernels::dot::<FMA>(w, datt);
-                for ((dp, &wv), &da) in dpre.iter_mut().zip(w).zip(datt.iter()) {
-                    *dp = wv * (da - dot);
-                }
-                // preatt = (q · k) · scale
-                let q_off = ti * 3 * c + h * hs;
-                dq.fill(0.0);
-                for (t2, &dp) in dpre.iter().enumerate() {
-                    let k_off = t2 * 3 * c + c + h * hs;
-                    kernels::axpy::<FMA>(dq, dp * scale, &qkv_b[k_off..][..hs]);
-                    kernels::axpy::<FMA>(
-                        &mut dqkv_b[k_off..][..hs],
-                        dp * scale,
-                        &qkv_b[q_off..][..hs],
-                    );
-                }
-                kernels::axpy::<FMA>(&mut dqkv_b[q_off..][..hs], 1.0, dq);
+                d_row[visible..].fill(0.0);
             }
+            // preatt = (q @ kᵀ) · scale: dq += dpreatt·scale @ k, dk += (dpreatt·scale)ᵀ @ q
+            let dpre = Strided { data: datt, ld: t };
+            let k = head(qkv_b, c + h * hs, 3 * c);
+            kernels::nn_strided::<FMA, R, W>(head_mut(dqkv_b, h * hs, 3 * c), dpre, k, t, t, hs);
+            let q = head(qkv_b, h * hs, 3 * c);
+            let dk = head_mut(dqkv_b, c + h * hs, 3 * c);
+            kernels::tn_strided::<FMA, R, W>(dk, dpre, q, t, t, hs);
         }
     }
 }
