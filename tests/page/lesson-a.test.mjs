@@ -150,6 +150,9 @@ test('§4: M and the two ways agree; you gives other weights; k-bias no change, 
   await page.locator('attn-head button.word', { hasText: 'you' }).click();
   assert.notDeepEqual(await cells(page, 'attn-head attn-matrix#weights'), before, 'you: other weights');
   assert.equal((await cells(page, 'attn-head attn-matrix#x'))[1], '1', 'y = h + o');
+  assert.match(await textOf(page, 'attn-value-change .msg'), /bit-for-bit identical; out moved by up to \d+\.\d\d/);
+  await page.locator('attn-value-change attn-matrix[label="W_v"] td[data-row="0"][data-col="0"] input').fill('3');
+  assert.match(await textOf(page, 'attn-value-change .msg'), /bit-for-bit identical/);
   assert.match(await textOf(page, 'attn-bias .k-panel .msg'), /did not change at all \(largest change 0\)/);
   await page.locator('attn-bias input.toggle-q').check();
   assert.match(await textOf(page, 'attn-bias .q-panel .msg'), /change by up to 0\.\d+/);

@@ -211,4 +211,9 @@ export default {
   "a.bias.kChanged": "The weights changed by up to {e}.",
   "a.bias.qSame": "The weights did not change here (largest change {e}).",
   "a.bias.qChanged": "The query bias adds b_q · k_j, a different amount per column: the weights change by up to {e}.",
+  "s4.value": "And W_v? It only decides what each token hands over. Edit a new W_v: out moves, the weights stay bit-for-bit the same.",
+  "a.value.before": "With the head's W_v",
+  "a.value.after": "With the new W_v",
+  "a.value.same": "The weights are bit-for-bit identical; out moved by up to {e}. W_v never touches who attends to whom.",
+  "a.value.differ": "The weights differ: this should not happen when only W_v changes.",
 };

@@ -209,4 +209,9 @@ export default {
   "a.bias.kChanged": "权重最多变化了 {e}。",
   "a.bias.qSame": "这里权重没有变化（最大变化 {e}）。",
   "a.bias.qChanged": "查询偏置加上的是 b_q · k_j，每一列的量都不同：权重最多变化 {e}。",
+  "s4.value": "那 W_v 呢？它只决定每个词元交出什么。编辑一个新的 W_v：out 变了，权重逐位保持不变。",
+  "a.value.before": "使用注意力头原来的 W_v",
+  "a.value.after": "使用新的 W_v",
+  "a.value.same": "权重逐位完全相同；out 最多变化了 {e}。W_v 从不影响谁关注谁。",
+  "a.value.differ": "权重不同了：只改 W_v 时不应出现这种情况。",
 };

@@ -63,16 +63,16 @@ class AttnSchemes extends PartAWidget {
     ui.xNote = h('p', { class: 'muted' });
     ui.ladder = h('div', { class: 'ladder' });
     this.#rungs = CODE.map((code, i) => {
-      const r = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights' }),
-        out: matrixBlock({ label: 'out' }), diff: h('p', { class: 'fact diff' }) };
+      const r = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
+        out: matrixBlock({ label: 'out', caption: i === 3 ? 'out' : 'xbow' }), diff: h('p', { class: 'fact diff' }) };
       r.code.append(...code.lines.map((line, j) => h('span', { class: code.changed.includes(j) ? 'changed' : '' }, `${line}\n`)));
       r.el = h('div', { class: `panel rung rung-${i + 1}` }, r.title, r.code, h('div', { class: 'mats' }, r.weights.el, r.out.el), r.diff);
       ui.ladder.append(r.el);
       return r;
     });
     for (const key of ['all_ones', 'tril_sums']) {
-      const v = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights' }),
-        out: matrixBlock({ label: 'out' }), note: h('p', { class: 'fact' }) };
+      const v = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
+        out: matrixBlock({ label: 'out', caption: 'xbow' }), note: h('p', { class: 'fact' }) };
       v.el = h('div', { class: 'panel' }, v.title, v.code, h('div', { class: 'row' }, v.weights.el, v.out.el), v.note);
       this.#variants[key] = v;
     }

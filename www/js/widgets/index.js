@@ -12,6 +12,7 @@ import './attn-pos-table.js';
 import './attn-head.js';
 import './attn-head-probe.js';
 import './attn-compare-words.js';
+import './attn-value-change.js';
 import './attn-bias.js';
 // Part B (sections 5–8):
 import './note-graph.js';

@@ -28,7 +28,7 @@ export function err(v) {
   if (v == null || !Number.isFinite(v)) return '–';
   if (v === 0) return '0';
   if (Math.abs(v) < 1e-3) return v.toExponential(1).replace('-', '−');
-  return num(v, 3);
+  return num(v, Math.abs(v) >= 1 ? 2 : 3);
 }
 
 /** [4.67, 5.33] */

@@ -1,0 +1,101 @@
+// <attn-value-change>: a new W_v changes out, never the weights (LESSON §3).
+//
+//   <attn-value-change for="head">
+//
+// T = tokens, d = head size, C = channels. The learner edits a replacement W_v (d, C);
+// Rust runs the linked head with the old and the new W_v and reports whether the
+// weights stayed bit-identical and how far out moved. state = { W_v }.
+
+import { define, h, message } from '../widget-base.js';
+import { PartAWidget, checkMatrix, err, followHead, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+
+const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
+
+class AttnValueChange extends PartAWidget {
+  static tag = 'attn-value-change';
+  static attrs = ['for'];
+
+  #w = null;
+  #ui = {};
+  #off = null;
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#off ??= followHead(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#off?.();
+    this.#off = null;
+  }
+
+  get state() {
+    return { W_v: plain(this.#w ?? DEFAULT) };
+  }
+
+  set state(s) {
+    this.#w = checkMatrix(s?.W_v, 'W_v', 16);
+    this.refresh();
+  }
+
+  make(root) {
+    const ui = this.#ui;
+    ui.w = matrixBlock({ label: 'W_v', editable: true, caption: 'new W_v' });
+    ui.w.matrix.addEventListener('cell-edit', (e) => this.#onEdit(e));
+    ui.tables = tableSwitch(this, root);
+    ui.before = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
+    ui.after = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
+    ui.verdict = h('p', { class: 'msg', role: 'status' });
+    const panel = (p) => h('div', { class: 'panel' }, p.title, h('div', { class: 'row' }, p.w.el, p.out.el));
+    root.append(h('div', { class: 'controls' }, ui.tables.el), h('div', { class: 'grid' },
+      h('div', { class: 'panel' }, ui.w.el), panel(ui.before), panel(ui.after)), ui.verdict);
+  }
+
+  #onEdit(e) {
+    const { row, col, text } = e.detail;
+    const m = this.#ui.w.matrix;
+    let v;
+    try {
+      v = this.core.parseNumber(text);
+    } catch (error) {
+      m.setCellError(row, col, message(error));
+      return;
+    }
+    m.clearCellError(row, col);
+    const w = plain(this.#w ?? DEFAULT);
+    w.data[row * w.cols + col] = v;
+    this.#w = w;
+    this.refresh();
+    this.emitChange();
+  }
+
+  draw(core) {
+    const ui = this.#ui;
+    const w = this.#w ?? DEFAULT;
+    const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
+    ui.tables.label();
+    ui.w.set(w, sub('d', w.rows), sub('c', w.cols));
+    let r;
+    try {
+      r = core.valueChange(linkedHead(this), w);
+    } catch (e) {
+      ui.verdict.className = 'msg bad';
+      ui.verdict.textContent = message(e);
+      return;
+    }
+    for (const [key, trace] of [['before', r.before], ['after', r.after]]) {
+      const p = ui[key];
+      p.title.textContent = this.t(`a.value.${key}`);
+      const masked = Array.from(trace.masked_scores.data, (v) => v === -Infinity || v === null);
+      p.w.set({ ...trace.weights, masked }, tokens, tokens);
+      p.out.set(trace.out, tokens, sub('d', trace.out.cols));
+      p.w.caption.textContent = this.t('weightsTitle');
+      p.out.caption.textContent = 'out';
+    }
+    ui.verdict.className = `msg ${r.weights_identical ? 'ok' : 'bad'}`;
+    ui.verdict.textContent = this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: err(r.out_max_change) });
+  }
+}
+
+define(AttnValueChange);
