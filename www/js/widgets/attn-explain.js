@@ -35,6 +35,7 @@ const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCR
 
 const CSS = `
 :host { display: block; max-width: 36rem; }
+:host([hidden]) { display: none !important; }
 :host([floating]) { position: absolute; z-index: 40; width: min(27rem, calc(100vw - 16px)); }
 .panel { position: relative; border: 1px solid var(--_line); border-left: 4px solid var(--_accent);
   border-radius: 10px; background: var(--_bg); padding: 10px 14px 12px;
