@@ -220,3 +220,29 @@ test('usable at 380 px: nothing wider than the screen', () => withGpt(async (pag
   await assertClean(page);
   await gpt.screenshot({ path: `${SHOTS}gpt-narrow.png` });
 }, { width: 380, height: 800 }));
+
+test('a checkpoint made by the PyTorch reference loads and samples what PyTorch samples', () => withGpt(async (page, gpt) => {
+  const dir = fileURLToPath(new URL('../fixtures/gpt_tiny/', import.meta.url));
+  const expected = JSON.parse(await readFile(path.join(dir, 'trained.json'), 'utf8')).samples[0];
+  await gpt.locator('input[type="file"][accept^=".safetensors"]').setInputFiles(path.join(dir, 'trained.safetensors'));
+  await waitStatus(page, 'loaded');
+  assert.match(await gpt.locator('.file-msg').innerText(), /Loaded trained\.safetensors: 15,104 parameters/);
+  const inspect = gpt.locator('attn-gpt-inspect');
+  await inspect.locator('input[type="text"]').fill(expected.prompt);
+  await inspect.getByLabel('characters').fill(String(expected.n));
+  await inspect.getByLabel('greedy').check();
+  await button(gpt, 'Generate').click();
+  await page.waitForFunction((n) => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.generated === String(n), expected.n);
+  assert.equal(await inspect.evaluate((el) => el.state.generated), expected.text);
+  await assertClean(page);
+}));
+
+test('speaks Chinese when the page does', () => withGpt(async (page, gpt) => {
+  await page.locator('button[data-lang="zh"]').click();
+  await button(gpt, '开始').waitFor();
+  assert.match(await page.locator('#s9-h').innerText(), /训练一个 GPT/);
+  assert.match(await widgetText(page), /词表（63 个字符）/);
+  await assertClean(page);
+  await gpt.screenshot({ path: `${SHOTS}gpt-zh.png` });
+}));

@@ -12,6 +12,7 @@
 //   load      { bytes, text?, config?, seed }  → info   a checkpoint (.safetensors bytes)
 //   start     {}                               → info   starts the training loop
 //   pause     {}                               → info   stops it after the current chunk
+//                                                       (posting a last eval and sample)
 //   setCausal { on }                           → info   trains/runs with or without the mask
 //   attention { prompt }                       → { tokens, layers: [[{rows, cols, data,
 //                                                 masked}]], probs: [{char, p}], causal }
@@ -66,13 +67,18 @@ const commands = {
     if (!need().config().trainable) throw new Error(lab.config().untrainable_reason);
     if (!running) {
       running = true;
-      loop = { perStep: 0, lastEval: -Infinity, evalMs: 0, lastSample: -Infinity, sampleMs: 0 };
+      loop = { perStep: 0, lastEval: -Infinity, evalMs: 0, evalStep: -1, lastSample: -Infinity, sampleMs: 0 };
       schedule();
     }
     return info();
   },
   pause: () => {
+    const was = running;
     running = false;
+    if (was && lab.steps() > loop.evalStep) {
+      evaluate(); // the curves end where training stopped, with a sample of that model
+      sample();
+    }
     return info();
   },
   setCausal: ({ on }) => {
@@ -123,13 +129,15 @@ function chunk() {
   postMessage({
     event: 'progress', step: lab.steps(), loss, stepsPerSec, tokensPerSec: stepsPerSec * lab.tokensPerStep(),
   });
-  const now = performance.now();
-  if (now - loop.lastSample >= Math.max(2500, 10 * loop.sampleMs)) {
-    const text = lab.generate('\n', SAMPLE_CHARS, 1.0, 0, lab.steps() >>> 0);
-    loop.sampleMs = performance.now() - now;
-    loop.lastSample = performance.now();
-    postMessage({ event: 'sample', step: lab.steps(), text });
-  }
+  if (performance.now() - loop.lastSample >= Math.max(2500, 10 * loop.sampleMs)) sample();
+}
+
+function sample() {
+  const t0 = performance.now();
+  const text = lab.generate('\n', SAMPLE_CHARS, 1.0, 0, lab.steps() >>> 0);
+  loop.sampleMs = performance.now() - t0;
+  loop.lastSample = performance.now();
+  postMessage({ event: 'sample', step: lab.steps(), text });
 }
 
 function evaluate() {
@@ -137,6 +145,7 @@ function evaluate() {
   const [train, val] = lab.estimateLoss(EVAL_ITERS);
   loop.evalMs = performance.now() - t0;
   loop.lastEval = performance.now();
+  loop.evalStep = lab.steps();
   if (Number.isFinite(train) && Number.isFinite(val)) postMessage({ event: 'eval', step: lab.steps(), train, val });
 }
 

@@ -82,6 +82,7 @@ class AttnGptInspect extends AttnWidget {
     this.ui.show.textContent = this.t('gpt.showAttention');
     this.ui.gen.textContent = this.t('gpt.generate');
     if (!this.#info) this.ui.hint.textContent = this.t('gpt.inspectClosed');
+    this.#captions();
   }
 
   get state() {
@@ -144,18 +145,22 @@ class AttnGptInspect extends AttnWidget {
           h('figcaption', { 'data-head': hd }),
           h('attn-matrix', { palette: 'weights', label: `L${l + 1} H${hd + 1}` })))))));
     }
-    for (const cap of this.ui.layers.querySelectorAll('[data-layer]')) {
-      cap.textContent = this.t('gpt.layer', { l: Number(cap.dataset.layer) + 1 });
-    }
-    for (const cap of this.ui.layers.querySelectorAll('[data-head]')) {
-      cap.textContent = this.t('gpt.head', { h: Number(cap.dataset.head) + 1 });
-    }
+    this.#captions();
     const mats = this.ui.layers.querySelectorAll('attn-matrix');
     a.layers.flat().forEach((m, i) => {
       mats[i].rowLabels = labels;
       mats[i].colLabels = labels;
       mats[i].value = m.masked ? m : { rows: m.rows, cols: m.cols, data: m.data };
     });
+  }
+
+  #captions() {
+    for (const cap of this.ui.layers.querySelectorAll('[data-layer]')) {
+      cap.textContent = this.t('gpt.layer', { l: Number(cap.dataset.layer) + 1 });
+    }
+    for (const cap of this.ui.layers.querySelectorAll('[data-head]')) {
+      cap.textContent = this.t('gpt.head', { h: Number(cap.dataset.head) + 1 });
+    }
   }
 
   #drawProbs(probs) {

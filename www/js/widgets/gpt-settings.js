@@ -63,6 +63,7 @@ class AttnGptSettings extends AttnWidget {
 
   #text = '';
   #defaultText = '';
+  #info = null;
 
   // build() runs inside AttnWidget's constructor, before this class's fields exist:
   // its nodes live in `this.ui`, which no field initialiser overwrites.
@@ -108,6 +109,7 @@ class AttnGptSettings extends AttnWidget {
   render() {
     for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = this.t(node.dataset.t);
     this.ui.preset.lastElementChild.textContent = this.t('gpt.custom');
+    if (this.#info) this.showInfo(this.#info);
   }
 
   /** True once the default corpus is here (a model can be built). */
@@ -143,6 +145,7 @@ class AttnGptSettings extends AttnWidget {
   }
 
   showInfo(info) {
+    this.#info = info;
     this.clearError();
     this.ui.info.textContent = this.t('gpt.info', {
       params: info.params.toLocaleString('en-US'),
@@ -159,6 +162,7 @@ class AttnGptSettings extends AttnWidget {
   }
 
   showError(text) {
+    this.#info = null;
     this.ui.msg.textContent = text;
     this.ui.msg.hidden = false;
     this.ui.info.textContent = '';

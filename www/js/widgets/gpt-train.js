@@ -51,6 +51,7 @@ class AttnGptTrain extends AttnWidget {
   #rebuild = 0;
   #client = null;
   #frame = 0;
+  #fileText = null;
 
   build(root) {
     const u = (this.ui = {});
@@ -107,6 +108,7 @@ class AttnGptTrain extends AttnWidget {
       x: this.t('gpt.axisStep'), y: this.t('gpt.axisLoss'), batch: this.t('gpt.batchLoss'),
       train: this.t('gpt.trainLoss'), val: this.t('gpt.valLoss'), empty: this.t('gpt.plotEmpty'),
     };
+    if (this.#fileText) this.ui.fileMsg.textContent = this.#fileText();
     this.#paint();
   }
 
@@ -198,7 +200,7 @@ class AttnGptTrain extends AttnWidget {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10000);
-      this.#fileMsg(this.t('gpt.saved', { kb: fmt(bytes.length / 1024) }), true);
+      this.#fileMsg(() => this.t('gpt.saved', { kb: fmt(bytes.length / 1024) }), true);
     } catch (err) {
       this.#fileMsg(message(err), false);
     }
@@ -224,7 +226,9 @@ class AttnGptTrain extends AttnWidget {
   async #load(buffer, name, text) {
     clearTimeout(this.#rebuild);
     try {
-      const info = await this.#client.call('load', { bytes: buffer, text, config: {}, seed: 1337 }, [buffer]);
+      const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
+      const config = { batch_size, lr, causal: !this.ui.causal.checked };
+      const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
       this.#info = info;
       this.#status = 'loaded';
       this.ui.causal.checked = !info.causal;
@@ -234,11 +238,11 @@ class AttnGptTrain extends AttnWidget {
       this.ui.plot.clear();
       this.ui.sample.textContent = '';
       this.#last = { step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN };
-      const note = info.trainable ? '' : ` ${this.t('gpt.notTrainable', { why: info.untrainable_reason })}`;
-      this.#fileMsg(this.t('gpt.loaded', { name, params: fmt(info.params) }) + note, true);
+      const note = () => (info.trainable ? '' : ` ${this.t('gpt.notTrainable', { why: info.untrainable_reason })}`);
+      this.#fileMsg(() => this.t('gpt.loaded', { name, params: fmt(info.params) }) + note(), true);
       this.ui.inspect.open(info, this.#promptFor(info));
     } catch (err) {
-      this.#fileMsg(this.t('gpt.loadFailed', { name, msg: message(err) }), false);
+      this.#fileMsg(() => this.t('gpt.loadFailed', { name, msg: message(err) }), false);
     }
     this.#paint();
   }
@@ -307,8 +311,10 @@ class AttnGptTrain extends AttnWidget {
     this.ui.msg.hidden = !err;
   }
 
+  /** `text`: a string, or a function giving it in the current language. */
   #fileMsg(text, ok) {
-    this.ui.fileMsg.textContent = text;
+    this.#fileText = typeof text === 'function' ? text : () => text;
+    this.ui.fileMsg.textContent = this.#fileText();
     this.ui.fileMsg.className = `file-msg msg ${ok ? 'ok' : 'bad'}`;
     this.ui.fileMsg.setAttribute('role', ok ? 'status' : 'alert');
     this.ui.fileMsg.hidden = false;
