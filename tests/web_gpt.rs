@@ -39,7 +39,8 @@ fn load(bytes: &[u8], text: Option<String>) -> GptLab {
 
 /// The tiny preset made smaller still (C = 16, 2 heads, batch 8, lr 1e-2): these tests
 /// run unoptimised on the page's main thread, which must answer the driver within 30 s.
-const SMALL_TINY: &str = r#"{"preset": "tiny", "n_embd": 16, "n_head": 2, "batch_size": 8, "lr": 0.01}"#;
+const SMALL_TINY: &str =
+    r#"{"preset": "tiny", "n_embd": 16, "n_head": 2, "batch_size": 8, "lr": 0.01}"#;
 
 fn tiny() -> GptLab {
     GptLab::new(SMALL_TINY, &corpus(), 1337).expect("tiny on the corpus")
