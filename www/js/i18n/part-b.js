@@ -49,6 +49,7 @@ const en = {
   'b.space.diffMask': 'With the causal mask a letter sees a different past in each word, so outputs differ (max difference {err}); only the last row, which sees the whole word, is the same (difference {last}).',
   'b.space.notAnagram': 'These words are not anagrams of each other, so there is no permutation to compare.',
   'b.space.why': 'Letters available in the toy table: d, o, g, s.',
+  'b.space.badWord': 'Use only the letters d, o, g and s (1 to 8 of them).',
 
   // ---- note 3: batch ----
   'b.batch.title': 'Sequences in a batch never talk',
@@ -171,6 +172,7 @@ const en = {
   'b.pr.right': 'Right. Exact answer: {exact}.',
   'b.pr.wrong': 'Not quite. The answer is {exact}.',
   'b.pr.positions': '(wrong at position {list})',
+  'b.pr.notNumber': 'Type numbers such as 2, -0.5, 1e-3 or 1/3.',
   'b.pr.demoLn2': 'Run: weights {w} times values {v} gives {o}.',
   'b.pr.demoShift': 'Run: adding c = {c} to every value moves every output by c (max error {err}), because each row of weights sums to 1.',
   'b.pr.q.weights_ln2': 'A receiver’s scores over three tokens are [0, ln 2, 0]. What are its attention weights?',
@@ -294,6 +296,7 @@ const zh = {
   'b.space.diffMask': '有了因果掩码，同一个字母在两个词里看到的过去不同，所以输出不同（最大差 {err}）；只有看到整个词的最后一行相同（差 {last}）。',
   'b.space.notAnagram': '这两个词的字母不相同，没有可以比较的排列。',
   'b.space.why': '玩具表中可用的字母：d、o、g、s。',
+  'b.space.badWord': '只能使用字母 d、o、g、s（1 到 8 个）。',
 
   'b.batch.title': '同一批次里的序列互不交流',
   'b.batch.lead': '一个含两条序列的批次经过同一个注意力头。我们把序列 1 换成新的随机数，然后观察序列 0 的输出。',
@@ -408,6 +411,7 @@ const zh = {
   'b.pr.right': '正确。精确答案：{exact}。',
   'b.pr.wrong': '不太对。答案是 {exact}。',
   'b.pr.positions': '（第 {list} 个数不对）',
+  'b.pr.notNumber': '请输入数字，例如 2、-0.5、1e-3 或 1/3。',
   'b.pr.demoLn2': '运行：权重 {w} 乘以值 {v}，得到 {o}。',
   'b.pr.demoShift': '运行：每个值加上 c = {c}，每个输出也正好加 c（最大误差 {err}），因为每行权重之和为 1。',
   'b.pr.q.weights_ln2': '某个接收者对三个词元的分数是 [0, ln 2, 0]。它的注意力权重是多少？',

@@ -70,7 +70,7 @@ class NoteCross extends AttnWidget {
       this.refresh();
       this.emitChange();
     } catch (e) {
-      el.setCellError(row, col, message(e));
+      el.setCellError(row, col, this.language === 'en' ? message(e) : this.t('b.pr.notNumber'));
     }
   }
 

@@ -6,7 +6,7 @@
 //   state: { a, b, positions, causal }   (two words over the toy letters d, o, g, s)
 //   numbers: compareOrders(a, b, positions, causal)
 
-import { AttnWidget, define, h } from '../widget-base.js';
+import { AttnWidget, define, h, message } from '../widget-base.js';
 import { B_CSS, bool, checkbox, err, fillStrings, k, matrix, object, show } from './b-util.js';
 
 const WORD = /^[dogs]{1,8}$/;
@@ -58,8 +58,14 @@ class NoteSpace extends AttnWidget {
     if (this.inB.value.trim() !== s.b) this.inB.value = s.b;
     this.pos.checked = s.positions;
     this.mask.checked = s.causal;
-    const r = this.attempt(() => core.compareOrders(s.a, s.b, s.positions, s.causal));
-    if (!r) return;
+    let r;
+    try {
+      r = core.compareOrders(s.a, s.b, s.positions, s.causal);
+    } catch (e) {
+      // The core's message is English and names the letter; Chinese gets the gist.
+      this.showError(this.language === 'en' ? message(e) : this.t('b.space.badWord'));
+      return;
+    }
     this.clearError();
     this.titleA.textContent = this.t('b.space.outOf', { w: r.a.word });
     this.titleB.textContent = this.t('b.space.outOf', { w: r.b.word });

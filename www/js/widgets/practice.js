@@ -73,14 +73,17 @@ class Practice extends AttnWidget {
       return;
     }
     if (r.error) {
-      el.textContent = r.error;
+      // The core's message is English and names the exact problem; Chinese gets the gist.
+      el.textContent = this.language === 'en' ? r.error : this.t('b.pr.notNumber');
       el.className = 'msg verdict bad';
       return;
     }
+    const sep = this.language === 'zh' ? '' : ' ';
     const extra = r.correct || !r.wrong_positions.length || r.expected.length < 2 ? ''
-      : ` ${this.t('b.pr.positions', { list: r.wrong_positions.map((i) => i + 1).join(', ') })}`;
+      : `${sep}${this.t('b.pr.positions', { list: r.wrong_positions.map((i) => i + 1).join(', ') })}`;
+    const demo = this.#demo(id);
     el.textContent = this.t(r.correct ? 'b.pr.right' : 'b.pr.wrong', { exact: r.exact }) + extra
-      + (this.#demo(id) ? ` ${this.#demo(id)}` : '');
+      + (demo ? `${sep}${demo}` : '');
     el.className = `msg verdict ${r.correct ? 'ok' : 'bad'}`;
     el.dataset.correct = String(r.correct);
   }

@@ -4,7 +4,7 @@
 // variance-worker.js), one d at a time, so the page stays responsive; without
 // workers it runs one d per task on the main thread.
 //
-//   state: none (a measurement, not a setting)     events: attn-change {runs, seed}
+//   state: none (a measurement, not a setting); `running` is true while it measures
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { B_CSS, fillStrings, k, num } from './b-util.js';
@@ -16,7 +16,11 @@ class Variance extends AttnWidget {
   static tag = 'attn-variance';
   static css = `${B_CSS}
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
-    progress { width: 120px; accent-color: var(--_accent); }`;
+    progress { width: 120px; accent-color: var(--_accent); }
+    table.plain { table-layout: fixed; width: min(100%, 460px); }
+    th { white-space: nowrap; }
+    table.plain th, table.plain td { padding: 3px 8px; }
+    .wrap { contain: layout paint; }`;
 
   #seed = 0;
   #rows = [];
@@ -28,8 +32,10 @@ class Variance extends AttnWidget {
     this.button = h('button', { type: 'button', class: 'primary', onclick: () => this.run() });
     this.progress = h('progress', { max: DIMS.length, value: 0, hidden: true });
     this.status = h('span', { class: 'muted', role: 'status' });
-    this.body = h('tbody');
+    this.cells = DIMS.map(() => [h('td'), h('td'), h('td')]);
+    this.body = h('tbody', {}, ...DIMS.map((d, i) => h('tr', { 'data-d': d }, h('td', {}, String(d)), ...this.cells[i])));
     this.table = h('table', { class: 'plain' },
+      h('colgroup', {}, h('col', { style: 'width:56px' }), h('col'), h('col'), h('col')),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'd'),
         k('th', 'b.var.unscaled', { scope: 'col' }), k('th', 'b.var.scaled', { scope: 'col' }),
         k('th', 'b.var.std', { scope: 'col' }))),
@@ -37,7 +43,7 @@ class Variance extends AttnWidget {
     root.append(
       k('h4', 'b.var.title'),
       h('div', { class: 'controls' }, this.button, this.progress, this.status),
-      h('div', { class: 'scroll-x' }, this.table),
+      h('div', { class: 'scroll-x wrap' }, this.table),
       k('p', 'b.var.course', { class: 'muted', style: 'margin-top:6px' }),
     );
   }
@@ -61,7 +67,6 @@ class Variance extends AttnWidget {
         if (msg.error) this.showError(msg.error);
         if (msg.done || msg.error) {
           this.#running = false;
-          this.emitChange();
           resolve();
         }
         this.refresh();
@@ -112,13 +117,15 @@ class Variance extends AttnWidget {
       ? this.t('b.var.progress', { done, total: DIMS.length, n: N.toLocaleString('en') })
       : done ? this.t('b.var.measured', { seed: this.#seed, n: N.toLocaleString('en') }) : this.t('b.var.idle');
     this.table.classList.toggle('busy', this.#running);
-    this.body.replaceChildren(...DIMS.map((d, i) => {
+    // Only cell texts change (no new rows), in a fixed-layout table: each progress
+    // message costs a few text nodes, not a relayout of the page.
+    const blank = this.#running ? '…' : '–';
+    DIMS.forEach((d, i) => {
       const r = this.#rows[i];
-      return h('tr', { 'data-d': d }, h('td', {}, String(d)),
-        h('td', {}, r ? num(r.var_unscaled, 2) : this.#running ? '…' : '–'),
-        h('td', {}, r ? num(r.var_scaled, 3) : this.#running ? '…' : '–'),
-        h('td', {}, r ? num(r.std_unscaled, 2) : this.#running ? '…' : '–'));
-    }));
+      const cells = this.cells[i];
+      const values = r ? [num(r.var_unscaled, 2), num(r.var_scaled, 3), num(r.std_unscaled, 2)] : [blank, blank, blank];
+      values.forEach((v, j) => { if (cells[j].textContent !== v) cells[j].textContent = v; });
+    });
   }
 }
 
