@@ -42,9 +42,10 @@ function watchLongTasks(page) {
 }
 
 /** Long tasks that started after `since` (ms of page time); updates the worst seen. */
-async function longTasksSince(page, since) {
+async function longTasksSince(page, since, label) {
   const tasks = await page.evaluate((t) => window.__longTasks.filter((e) => e.start >= t), since);
   for (const e of tasks) worstLongTask = Math.max(worstLongTask, e.duration);
+  if (label) console.log(`# long tasks while ${label}: ${tasks.map((e) => Math.round(e.duration)).join(', ') || 'none'}`);
   return tasks;
 }
 
@@ -120,7 +121,7 @@ test('note 1: the graph has 6 arrows with the mask and 9 without', () => withPag
   assert.equal(await edges.count(), 9);
   assert.equal(await inner(page, 'attn-note-graph', 'g.edge[data-from="2"][data-to="0"]').count(), 1, 'u → h exists without the mask');
   assert.notEqual(await self.textContent(), '1.00', 'h now spreads its weight');
-  await longTasksSince(page, t0);
+  await longTasksSince(page, t0, 'toggling the graph mask');
 }));
 
 test('note 2: anagrams permute the outputs; positions or the mask break it', () => withPage(async (page) => {
@@ -207,7 +208,7 @@ test('note 6: softmax sharpening, the d_k slider and the variance table', () => 
   assert.ok(stdScaled > 0.5 && stdScaled < 2, `scaled std near 1 (got ${stdScaled})`);
   await inner(page, 'attn-note-scale', 'label:has-text("Causal") input').uncheck();
   await settle(page);
-  await longTasksSince(page, t0);
+  await longTasksSince(page, t0, 'moving the d_k slider and toggles');
 
   // The variance experiment: runs off the main thread, with progress, and fills the table.
   const tVar = await page.evaluate(() => performance.now());
@@ -233,7 +234,7 @@ test('note 6: softmax sharpening, the d_k slider and the variance table', () => 
   assert.deepEqual(rows.map((r) => r[0]), ['4', '16', '64', '256', '512']);
   assert.deepEqual(rows.map((r) => r[1]).slice(0, 4), ['3.99', '16.03', '62.96', '256.72'], 'seed 0 variances');
   for (const r of rows) assert.ok(Math.abs(Number(r[2]) - 1) < 0.05, `scaled variance ≈ 1 (${r[2]})`);
-  const tasks = await longTasksSince(page, tVar);
+  const tasks = await longTasksSince(page, tVar, 'measuring the variances');
   const worst = Math.max(0, ...tasks.map((e) => e.duration));
   console.log(`# variance experiment: worst long task ${worst.toFixed(0)} ms, worst timer gap ${heartbeat.toFixed(0)} ms`);
   // On the main thread d = 512 alone would be a long task of about a second; off it, the

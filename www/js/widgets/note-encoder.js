@@ -62,7 +62,8 @@ class NoteEncoder extends AttnWidget {
     this.btnEnc.setAttribute('aria-pressed', String(!this.#decoder));
     this.maskLine.textContent = this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`;
     this.maskLine.classList.toggle('off', !this.#decoder);
-    const r = core.encoderDecoder({});
+    // The default h/o/u head never changes: one call serves every redraw.
+    const r = (this.run ??= core.encoderDecoder({}));
     const trace = this.#decoder ? r.decoder : r.encoder;
     show(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
     show(this.out, trace.out, TOKENS, ['0', '1']);

@@ -106,7 +106,8 @@ class NoteGraph extends AttnWidget {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
     this.toggle.checked = this.#causal;
-    const r = core.encoderDecoder({});
+    // The default h/o/u head never changes: one call serves every redraw.
+    const r = (this.run ??= core.encoderDecoder({}));
     const edges = this.#causal ? r.decoder_edges : r.encoder_edges;
     this.edges.replaceChildren(...edges.map((e) => {
       const p = edgePath(e.from, e.to);
