@@ -14,7 +14,10 @@
 //
 // A subclass implements:
 //   static tag, static attrs (its own observed attributes), static css (extra CSS)
-//   build(root)       create its DOM once (root = the .body element)
+//   build(root)       create its DOM once (root = the .body element). It runs inside the
+//                     base constructor, before the subclass's own fields exist: use no
+//                     private fields or methods (#x) in build(); keep references in plain
+//                     properties or query the root later.
 //   render(core)      draw from attributes/state using the wasm exports in `core`
 //   get state() / set state(s)   its serialisable state (for events and URL state)
 
