@@ -63,29 +63,6 @@ impl BlockActs {
             residual3: z(bt * c),
         }
     }
-
-    fn zero(&mut self) {
-        for buf in [
-            &mut self.ln_1,
-            &mut self.ln_1_mean,
-            &mut self.ln_1_rstd,
-            &mut self.qkv,
-            &mut self.preatt,
-            &mut self.att,
-            &mut self.atty,
-            &mut self.attproj,
-            &mut self.residual2,
-            &mut self.ln_2,
-            &mut self.ln_2_mean,
-            &mut self.ln_2_rstd,
-            &mut self.fch,
-            &mut self.fch_gelu,
-            &mut self.fcproj,
-            &mut self.residual3,
-        ] {
-            buf.fill(0.0);
-        }
-    }
 }
 
 /// Everything a forward pass computes, allocated once for at most `b_max` × `t_max`.
@@ -148,7 +125,8 @@ impl Activations {
     }
 }
 
-/// Gradients of the activations, same shapes as `Activations`; zeroed once per step.
+/// Gradients of the activations, same shapes as `Activations`. `Gpt::backward` zeroes each
+/// buffer just before the op that first accumulates into it, so it is still in cache.
 #[derive(Clone, Debug)]
 pub struct ActGrads {
     pub acts: Activations,
@@ -175,14 +153,13 @@ impl ActGrads {
         (acts.probs, acts.losses, acts.ln_f_mean, acts.ln_f_rstd) = Default::default();
         ActGrads { acts }
     }
+}
 
-    fn zero(&mut self) {
-        let a = &mut self.acts;
-        for buf in [&mut a.encoded, &mut a.ln_f, &mut a.logits] {
-            buf.fill(0.0);
-        }
-        a.blocks.iter_mut().for_each(BlockActs::zero);
-    }
+/// buf[..n], zeroed: an activation gradient about to be accumulated into.
+fn zeroed(buf: &mut [f32], n: usize) -> &mut [f32] {
+    let buf = &mut buf[..n];
+    buf.fill(0.0);
+    buf
 }
 
 fn view<'a>(p: &'a [f32], r: &std::ops::Range<usize>) -> &'a [f32] {
@@ -409,7 +386,8 @@ impl Gpt {
     }
 
     /// Backward pass of the last `forward(acts, idx, Some(targets), ..)`: zeroes `grads`
-    /// (the activation gradients in `dacts`) and then accumulates d(mean loss)/d(params).
+    /// and then accumulates d(mean loss)/d(params); each activation gradient in `dacts` is
+    /// zeroed just before the first op that accumulates into it.
     pub fn backward(
         &mut self,
         acts: &Activations,
@@ -422,10 +400,9 @@ impl Gpt {
         let (c, v, nh, bt) = (cfg.n_embd, cfg.vocab_size, cfg.n_head, b * t);
         let (p, g, ix) = (&self.params, &mut self.grads, &self.index);
         g.fill(0.0);
-        dacts.zero();
         let d = &mut dacts.acts;
         crossentropy_backward(
-            &mut d.logits[..bt * v],
+            zeroed(&mut d.logits, bt * v),
             &acts.probs,
             targets,
             1.0 / bt as f32,
@@ -440,7 +417,7 @@ impl Gpt {
             None => &mut d.encoded,
         };
         matmul_backward(
-            &mut d.ln_f,
+            zeroed(&mut d.ln_f, bt * c),
             &mut g[ix.wte.clone()],
             &mut [],
             &d.logits,
@@ -452,7 +429,7 @@ impl Gpt {
         );
         let (dw, db) = view2(g, &ix.ln_f_w, &ix.ln_f_b);
         layernorm_backward(
-            dlast,
+            zeroed(dlast, bt * c),
             dw,
             db,
             &d.ln_f,
@@ -477,10 +454,14 @@ impl Gpt {
             };
             let da = &mut drest[0];
             let r = &residual[..bt * c];
-            residual_backward(&mut da.residual2, &mut da.fcproj, &da.residual3);
+            residual_backward(
+                zeroed(&mut da.residual2, bt * c),
+                zeroed(&mut da.fcproj, bt * c),
+                &da.residual3[..bt * c],
+            );
             let (dw, db) = view2(g, &w.mlp_proj_w, &w.mlp_proj_b);
             matmul_backward(
-                &mut da.fch_gelu,
+                zeroed(&mut da.fch_gelu, bt * 4 * c),
                 dw,
                 db,
                 &da.fcproj,
@@ -490,10 +471,10 @@ impl Gpt {
                 4 * c,
                 c,
             );
-            gelu_backward(&mut da.fch[..bt * 4 * c], &a.fch, &da.fch_gelu);
+            gelu_backward(zeroed(&mut da.fch, bt * 4 * c), &a.fch, &da.fch_gelu);
             let (dw, db) = view2(g, &w.c_fc_w, &w.c_fc_b);
             matmul_backward(
-                &mut da.ln_2,
+                zeroed(&mut da.ln_2, bt * c),
                 dw,
                 db,
                 &da.fch,
@@ -515,10 +496,14 @@ impl Gpt {
                 &a.ln_2_rstd,
                 c,
             );
-            residual_backward(dresidual, &mut da.attproj, &da.residual2);
+            residual_backward(
+                zeroed(dresidual, bt * c),
+                zeroed(&mut da.attproj, bt * c),
+                &da.residual2[..bt * c],
+            );
             let (dw, db) = view2(g, &w.attn_proj_w, &w.attn_proj_b);
             matmul_backward(
-                &mut da.atty,
+                zeroed(&mut da.atty, bt * c),
                 dw,
                 db,
                 &da.attproj,
@@ -529,7 +514,7 @@ impl Gpt {
                 c,
             );
             attention_backward(
-                &mut da.qkv,
+                zeroed(&mut da.qkv, bt * 3 * c),
                 &da.atty,
                 &a.qkv,
                 &a.att,
@@ -542,7 +527,7 @@ impl Gpt {
             );
             let (dw, db) = view2(g, &w.c_attn_w, &w.c_attn_b);
             matmul_backward(
-                &mut da.ln_1,
+                zeroed(&mut da.ln_1, bt * c),
                 dw,
                 db,
                 &da.qkv,
