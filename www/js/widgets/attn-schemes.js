@@ -67,6 +67,10 @@ class AttnSchemes extends PartAWidget {
         out: matrixBlock({ label: 'out', caption: i === 3 ? 'out' : 'xbow' }), diff: h('p', { class: 'fact diff' }) };
       r.code.append(...code.lines.map((line, j) => h('span', { class: code.changed.includes(j) ? 'changed' : '' }, `${line}\n`)));
       r.el = h('div', { class: `panel rung rung-${i + 1}` }, r.title, r.code, h('div', { class: 'mats' }, r.weights.el, r.out.el), r.diff);
+      if (i < 3) {
+        r.weights.matrix.setAttribute('explainable', '');
+        r.out.matrix.setAttribute('explainable', '');
+      }
       ui.ladder.append(r.el);
       return r;
     });
@@ -85,8 +89,10 @@ class AttnSchemes extends PartAWidget {
     ui.cost = h('div', { class: 'panel' }, h('div', { class: 'controls' }, h('label', {}, ui.bText, ui.b), h('label', {}, ui.tText, ui.t)), ui.loops);
     ui.side = h('div', { class: 'grid' }, this.#variants.all_ones.el, this.#variants.tril_sums.el, ui.cost);
     ui.sideTitle = h('h4', { class: 'side-title' });
+    ui.explain = h('attn-explain');
+    root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     root.append(h('div', { class: 'controls' }, ...ui.sets, ui.tables.el),
-      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.sideTitle, ui.side);
+      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideTitle, ui.side);
   }
 
   #onEdit(e) {
@@ -105,6 +111,29 @@ class AttnSchemes extends PartAWidget {
     this.#x = x;
     this.refresh();
     this.emitChange();
+  }
+
+  /** Issue-6 hook: a clicked cell of rungs 1–3 is explained by Rust (explainScheme). */
+  #onExplain(e) {
+    const i = this.#rungs.findIndex((r) => r.el.contains(e.target));
+    const { row, col, label } = e.detail ?? {};
+    if (i < 0 || i > 2) return;
+    const kind = label === 'wei' ? 'weights' : 'out';
+    let ex;
+    try {
+      ex = this.core.explainScheme(['loop', 'matrix', 'softmax'][i], this.#x ?? DATA.hou, kind, row, col);
+    } catch (error) {
+      this.showError(message(error));
+      return;
+    }
+    this.#ui.explain.explanation = ex;
+    const sources = Array.from(ex?.sources ?? []);
+    const targets = [[this.#ui.x.matrix, 'x'], ...this.#rungs.map((r, j) => [r.weights.matrix, j === i ? 'weights' : null])];
+    for (const [m, name] of targets) {
+      if (typeof m.highlight === 'function') {
+        m.highlight(sources.filter((src) => src.matrix === name).map(({ row, col }) => ({ row, col })));
+      }
+    }
   }
 
   draw(core) {
@@ -180,6 +209,8 @@ AttnSchemes.css = `${PartAWidget.css}
 .rung .mats { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .diff { margin-top: auto; }
 .side-title { margin: 16px 0 8px; }
+attn-explain { display: block; margin-top: 10px; }
+attn-explain:not(:defined) { display: none; }
 input.n { width: 6em; }
 `;
 

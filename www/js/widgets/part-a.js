@@ -145,6 +145,7 @@ button.tables { font-size: .8rem; font-weight: 500; padding: 2px 10px; }
 input.word { width: 7em; font-family: var(--_mono); }
 input.words { width: min(18em, 60vw); font-family: var(--_mono); }
 .msg.info { background: var(--_accent-soft); }
+.grid + .msg, .grid + p, .row + .grid { margin-top: 10px; }
 mark { background: #fde68a; color: #1b1e27; border-radius: 3px; padding: 0 2px; }
 .word { font-size: 1.1rem; font-weight: 700; }
 label.field { flex-wrap: wrap; }
