@@ -214,4 +214,6 @@ export default {
   "a.value.after": "使用新的 W_v",
   "a.value.same": "权重逐位完全相同；out 最多变化了 {e}。W_v 从不影响谁关注谁。",
   "a.value.differ": "权重不同了：只改 W_v 时不应出现这种情况。",
+  "scaleOff": "缩放系数 = 1",
+  "scaleOn": "缩放系数 = 1/√{d} = {s}",
 };
