@@ -256,6 +256,8 @@ class AttnGptTrain extends AttnWidget {
   // ---- the worker's events and the screen ----
 
   #onEvent(e) {
+    // a Reset or Load while running: the old loop's last events are not the new model's
+    if (this.#status !== 'running' && e.event !== 'stopped') return;
     if (e.event === 'progress') {
       Object.assign(this.#last, { step: e.step, loss: e.loss, stepsPerSec: e.stepsPerSec, tokensPerSec: e.tokensPerSec });
       this.ui.plot.add('batch', e.step, e.loss);
