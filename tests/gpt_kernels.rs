@@ -1,6 +1,7 @@
-//! The tiled matmuls against the naive triple loops (every instruction set this CPU has,
-//! then the portable body), on sizes 0..11, odd and non-square shapes, with NaN poison
-//! outside the written region; exp and the normal CDF against f64.
+//! The tiled matmuls against the naive triple loops (every instruction set this CPU has:
+//! AVX-512, AVX2, then the portable body), on sizes 0..11, odd and non-square shapes, also
+//! on strided views, with NaN poison outside the written region; exp and the normal CDF
+//! against f64.
 
 use attention_playground::gpt::kernels::{self, *};
 use attention_playground::gpt::Rng;
@@ -9,12 +10,13 @@ fn random(n: usize, rng: &mut Rng) -> Vec<f32> {
     (0..n).map(|_| rng.normal(0.0, 1.0)).collect()
 }
 
-/// Runs `f` with the detected instruction set and again with the portable body.
+/// Runs `f` with every instruction set this CPU has (AVX-512, AVX2, portable).
 fn both_levels(mut f: impl FnMut(&str)) {
-    kernels::force_portable(false);
-    f(kernels::simd_level());
-    kernels::force_portable(true);
-    f("portable");
+    for level in kernels::available_levels() {
+        assert!(kernels::force_level(level));
+        assert_eq!(kernels::simd_level(), level);
+        f(level);
+    }
     kernels::force_portable(false);
 }
 
@@ -66,6 +68,93 @@ fn matmul_tn_equals_naive() {
                     matmul_tn(&mut got, &a, &b, n, m, p);
                     assert!(got.pop().unwrap().is_nan());
                     close(&got, &want, n, &format!("tn {n}×{m}×{p} {level}"));
+                });
+            }
+        }
+    }
+}
+
+/// rows×cols with row stride ld; the gaps between rows hold NaN (never read or written).
+fn strided(rows: usize, cols: usize, ld: usize, rng: &mut Rng) -> Vec<f32> {
+    let mut v = vec![f32::NAN; rows * ld + 1];
+    for i in 0..rows {
+        for j in 0..cols {
+            v[i * ld + j] = rng.normal(0.0, 1.0);
+        }
+    }
+    v
+}
+
+fn view(data: &[f32], ld: usize) -> Strided<'_> {
+    Strided { data, ld }
+}
+
+fn gather(v: &[f32], rows: usize, cols: usize, ld: usize) -> Vec<f32> {
+    (0..rows * cols)
+        .map(|x| v[x / cols * ld + x % cols])
+        .collect()
+}
+
+/// The strided views (attention's heads inside qkv) against the naive loops on copies;
+/// the NaN gaps between rows stay NaN and never reach C.
+#[test]
+fn strided_matmuls_equal_naive() {
+    let mut rng = Rng::new(3);
+    let sizes = [0, 1, 2, 3, 5, 8, 9, 11, 16, 17, 32, 33, 41];
+    for n in sizes {
+        for k in [0, 1, 4, 7, 16, 32] {
+            for m in sizes {
+                let (lda, ldb, ldc) = (k + 3, m + 5, m + 2);
+                let (a, b) = (strided(n, k, lda, &mut rng), strided(k, m, ldb, &mut rng));
+                let c0 = strided(n, m, ldc, &mut rng);
+                let mut want = gather(&c0, n, m, ldc);
+                matmul_nn_naive(
+                    &mut want,
+                    &gather(&a, n, k, lda),
+                    &gather(&b, k, m, ldb),
+                    n,
+                    k,
+                    m,
+                );
+                both_levels(|level| {
+                    let mut c = c0.clone();
+                    let cv = StridedMut {
+                        data: &mut c,
+                        ld: ldc,
+                    };
+                    matmul_nn_strided(cv, view(&a, lda), view(&b, ldb), n, k, m);
+                    for (i, x) in c.iter().enumerate() {
+                        let inside = i / ldc < n && i % ldc < m;
+                        assert!(
+                            inside != x.is_nan(),
+                            "nn strided {n}×{k}×{m} {level}: [{i}]"
+                        );
+                    }
+                    let got = gather(&c, n, m, ldc);
+                    close(&got, &want, k, &format!("nn strided {n}×{k}×{m} {level}"));
+                });
+                // tn: C (k×m) += Aᵀ B with A (n×k), B (n×m)
+                let b2 = strided(n, m, ldb, &mut rng);
+                let c0 = strided(k, m, ldc, &mut rng);
+                let mut want = gather(&c0, k, m, ldc);
+                let (ag, bg) = (gather(&a, n, k, lda), gather(&b2, n, m, ldb));
+                matmul_tn_naive(&mut want, &ag, &bg, n, k, m);
+                both_levels(|level| {
+                    let mut c = c0.clone();
+                    let cv = StridedMut {
+                        data: &mut c,
+                        ld: ldc,
+                    };
+                    matmul_tn_strided(cv, view(&a, lda), view(&b2, ldb), n, k, m);
+                    for (i, x) in c.iter().enumerate() {
+                        let inside = i / ldc < k && i % ldc < m;
+                        assert!(
+                            inside != x.is_nan(),
+                            "tn strided {n}×{k}×{m} {level}: [{i}]"
+                        );
+                    }
+                    let got = gather(&c, k, m, ldc);
+                    close(&got, &want, n, &format!("tn strided {n}×{k}×{m} {level}"));
                 });
             }
         }

@@ -23,6 +23,38 @@ pub fn simd_level() -> &'static str {
     }
 }
 
+/// The instruction sets this CPU can run, widest first ("portable" always last).
+pub fn available_levels() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let names = [(3, "avx512"), (2, "avx2+fma")];
+        let best = detect();
+        let mut v: Vec<_> = names.iter().filter(|l| l.0 <= best).map(|l| l.1).collect();
+        v.push("portable");
+        v
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    vec!["portable"]
+}
+
+/// Uses the instruction set `name` (one of `available_levels()`); false (and no change)
+/// for any other name. For tests: an AVX-512 machine can still check the AVX2 body.
+pub fn force_level(name: &str) -> bool {
+    if !available_levels().contains(&name) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    LEVEL.store(
+        match name {
+            "avx512" => 3,
+            "avx2+fma" => 2,
+            _ => 1,
+        },
+        Ordering::Relaxed,
+    );
+    true
+}
+
 /// Forces the portable body (true) or the best one detected (false): for tests and for
 /// benchmarking what a wasm build without FMA will do.
 pub fn force_portable(on: bool) {
