@@ -58,6 +58,7 @@ class AttnFormulaSteps extends HTMLElement {
   static observedAttributes = ['lang', 'show-output'];
 
   #steps = [];
+  #typeset = new Map(); // highlighted latex -> typeset node
   #latex = '';
   #index = 0;
   #tokens = [];
@@ -115,7 +116,9 @@ class AttnFormulaSteps extends HTMLElement {
 
   get latex() { return this.#latex; }
   set latex(s) {
-    this.#latex = String(s ?? '');
+    const next = String(s ?? '');
+    if (next !== this.#latex) this.#typeset.clear();
+    this.#latex = next;
     this.#render();
   }
 
@@ -199,7 +202,16 @@ class AttnFormulaSteps extends HTMLElement {
     count.textContent = name;
     ui.count.replaceChildren(`${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`, count);
     ui.desc.textContent = this.#description(step, lang);
-    if (this.#latex && self.katex) ui.formula.replaceChildren(tex(this.#highlighted(step), true));
+    if (this.#latex && self.katex) {
+      // Typesetting is the slow part of a redraw: each highlighted variant is made once.
+      const latex = this.#highlighted(step);
+      let node = this.#typeset.get(latex);
+      if (!node) {
+        node = tex(latex, true);
+        this.#typeset.set(latex, node);
+      }
+      if (ui.formula.firstChild !== node) ui.formula.replaceChildren(node);
+    }
     ui.formula.dataset.step = step.name;
     this.#renderOutput(step);
   }
