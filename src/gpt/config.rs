@@ -10,6 +10,11 @@ pub const MAX_PARAMS: u128 = 25_000_000;
 pub const MAX_ACTIVATION_FLOATS: u128 = 64 << 20;
 /// Largest vocab, block size, layer count, head count or width: checked before any product.
 const MAX_DIM: usize = 1 << 20;
+/// Most layers accepted. The parameter cap alone lets n_embd = 1 stack a million layers,
+/// and every layer costs a dozen named tensors and sixteen activation buffers whose
+/// bookkeeping no float count sees: a 6 kB checkpoint claiming 999 990 layers made the
+/// loader allocate 2 GB. GPT-3 has 96 layers.
+pub const MAX_LAYER: usize = 1024;
 
 /// The model's shape, GPT-2 names. `bias` = biases in every Linear and LayerNorm.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +42,12 @@ impl GptConfig {
             if v == 0 || v > MAX_DIM {
                 bail!("{name} must be between 1 and {MAX_DIM}, got {v}");
             }
+        }
+        if self.n_layer > MAX_LAYER {
+            bail!(
+                "n_layer is {}; the limit is {MAX_LAYER} layers",
+                self.n_layer
+            );
         }
         if !self.n_embd.is_multiple_of(self.n_head) {
             bail!(
@@ -81,16 +92,19 @@ impl GptConfig {
     }
 
     /// f32 count of `Activations` + `ActGrads` for a batch of b sequences of block_size.
+    /// Saturating: fields not yet validated (up to usize::MAX) overflow even u128, and a
+    /// count that saturates is simply over every limit.
     pub fn activation_floats(&self, b: usize) -> u128 {
+        let mul = u128::saturating_mul;
         let (bt, c, l) = (
-            b as u128 * self.block_size as u128,
+            mul(b as u128, self.block_size as u128),
             self.n_embd as u128,
             self.n_layer as u128,
         );
-        let att = 2 * self.n_head as u128 * self.block_size as u128; // preatt + att per token
-        let per_layer = 18 * c + 4 + att;
+        let att = mul(2 * self.n_head as u128, self.block_size as u128); // preatt + att per token
+        let per_layer = (18 * c + 4).saturating_add(att);
         let top = 2 * c + 2 * self.vocab_size as u128 + 3;
-        2 * bt * (l * per_layer + top)
+        mul(mul(2, bt), mul(l, per_layer).saturating_add(top))
     }
 
     /// Ok if a batch of `batch_size` fits under `MAX_ACTIVATION_FLOATS`.
@@ -103,8 +117,8 @@ impl GptConfig {
             bail!(
                 "batch_size {batch_size} × block_size {} needs {} MB of activations; the limit is {} MB",
                 self.block_size,
-                (n * 4) >> 20,
-                (MAX_ACTIVATION_FLOATS * 4) >> 20
+                n >> 18, // 4 bytes per f32, 2^20 bytes per MB; n · 4 could overflow
+                MAX_ACTIVATION_FLOATS >> 18
             );
         }
         Ok(())
@@ -180,5 +194,51 @@ impl Hyperparams {
             bail!("weight_decay must be ≥ 0, got {}", self.weight_decay);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (fuzz target checkpoint): under the parameter cap with n_embd = 1, yet
+    /// a million layers of per-tensor bookkeeping; refused before anything is built.
+    #[test]
+    fn a_million_thin_layers_are_refused() {
+        let cfg = GptConfig {
+            vocab_size: 33,
+            block_size: 4,
+            n_layer: 999_990,
+            n_head: 1,
+            n_embd: 1,
+            bias: true,
+        };
+        assert!(cfg.num_params_u128() <= MAX_PARAMS);
+        let e = cfg.validate().unwrap_err().0;
+        assert!(e.contains("n_layer") && e.contains("limit"), "{e}");
+        let ok = GptConfig {
+            n_layer: MAX_LAYER,
+            ..cfg
+        };
+        assert_eq!(ok.validate(), Ok(()));
+    }
+
+    /// Regression (fuzz target gpt_config): `validate_batch` on a config whose fields were
+    /// not validated yet overflowed u128 (a panic in debug, a wrapped small count in
+    /// release). Every field at its maximum is now simply too big.
+    #[test]
+    fn validate_batch_on_unvalidated_huge_fields_is_an_err() {
+        let cfg = GptConfig {
+            vocab_size: usize::MAX,
+            block_size: usize::MAX,
+            n_layer: usize::MAX,
+            n_head: usize::MAX,
+            n_embd: usize::MAX,
+            bias: true,
+        };
+        assert_eq!(cfg.activation_floats(usize::MAX), u128::MAX);
+        let e = cfg.validate_batch(MAX_DIM).unwrap_err().0;
+        assert!(e.ends_with("the limit is 256 MB"), "{e}");
+        assert!(cfg.validate().is_err());
     }
 }
