@@ -163,11 +163,35 @@ run_tests() {
   step "all test layers passed in $((SECONDS - START)) s"
 }
 
+run_fuzz() {
+  # ./build.sh fuzz [SECONDS]: each cargo-fuzz target of fuzz/ for SECONDS (default 600),
+  # one after another; installs nightly and cargo-fuzz when missing. Never part of `test`.
+  local secs=${1:-600} t failed=()
+  [[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -gt 0 ] || die "seconds must be a positive number, got '$secs'"
+  command -v rustup >/dev/null || die "cargo-fuzz needs rustup (for the nightly toolchain)"
+  rustup run nightly rustc --version >/dev/null 2>&1 ||
+    { step "installing the nightly toolchain (cargo-fuzz needs -Z flags)"; rustup toolchain install nightly --profile minimal; }
+  command -v cargo-fuzz >/dev/null ||
+    { step "installing cargo-fuzz (about 3 minutes, once)"; cargo install --locked cargo-fuzz; }
+  step "building the fuzz targets (nightly, AddressSanitizer)"
+  cargo +nightly fuzz build
+  for t in $(cargo +nightly fuzz list); do
+    step "fuzzing $t for ${secs}s"
+    # new inputs go to the first directory (ignored by git); the committed seeds stay small
+    mkdir -p "fuzz/target/corpus/$t"
+    cargo +nightly fuzz run "$t" "fuzz/target/corpus/$t" "fuzz/corpus/$t" -- \
+      -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 || failed+=("$t")
+  done
+  [ ${#failed[@]} -eq 0 ] || die "fuzz targets that crashed (inputs in fuzz/artifacts/): ${failed[*]}"
+  step "every fuzz target ran ${secs}s without a crash"
+}
+
 case "${1:-build}" in
   build) build ;;
   serve) shift; serve "$@" ;;
   dist) dist ;;
   test) run_tests ;;
+  fuzz) shift; run_fuzz "$@" ;;
   -h | --help | help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$1' (use: build, serve [PORT], test)" ;;
 esac
