@@ -1,6 +1,12 @@
 // A tiny static file server for the page tests: serves www/ on 127.0.0.1 at a
 // random port with the MIME types browsers insist on (application/wasm,
 // text/javascript). start() resolves to the base URL; stop() closes it.
+//
+//   start()                                   serve www/
+//   start(root)                               serve another folder
+//   start(root, { headers: { 'Content-Security-Policy': CSP } })
+//                                             add response headers (to every response,
+//                                             or only to HTML pages with htmlHeaders)
 
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -44,7 +50,7 @@ async function resolveFile(root, urlPath) {
   }
 }
 
-async function handle(root, req, res) {
+async function handle(root, req, res, extra) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -55,20 +61,26 @@ async function handle(root, req, res) {
     return;
   }
   const body = await readFile(file);
+  const ext = path.extname(file).toLowerCase();
   res.writeHead(200, {
-    'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    ...extra.headers,
+    ...(ext === '.html' ? extra.htmlHeaders : {}),
+    'Content-Type': MIME[ext] ?? 'application/octet-stream',
     'Content-Length': body.length,
     'Cache-Control': 'no-store',
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** Starts serving `root` (default www/); resolves to the base URL ending in "/". */
-export async function start(root = ROOT) {
+/**
+ * Starts serving `root` (default www/); resolves to the base URL ending in "/".
+ * `headers` are added to every 200 response, `htmlHeaders` to .html ones only.
+ */
+export async function start(root = ROOT, { headers = {}, htmlHeaders = {} } = {}) {
   if (server) throw new Error('server already started');
   const base = root.endsWith(path.sep) ? root : root + path.sep;
   server = http.createServer((req, res) => {
-    handle(base, req, res).catch((err) => {
+    handle(base, req, res, { headers, htmlHeaders }).catch((err) => {
       res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(err));
     });
   });

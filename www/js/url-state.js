@@ -3,8 +3,11 @@
 // Each bound widget owns one key; its value is the widget's `state` as JSON.
 // A value that does not parse, or that the widget refuses, is dropped with a notice
 // and the widget keeps its defaults: a bad link never breaks the page.
+// The hash is data, never markup or code: it reaches widgets only through JSON.parse
+// and their `state` setters (which validate it), and notices are set as textContent.
 
 const MAX_VALUE = 8000; // characters per widget: a lesson state, not a payload
+const MALFORMED = Symbol('malformed %-escape');
 const bound = new Map(); // key -> element
 let onNotice = () => {};
 let writing = false;
@@ -16,10 +19,16 @@ function readHash() {
   for (const part of hash.split('&')) {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
+    let key;
     try {
-      out.set(decodeURIComponent(part.slice(0, eq)), decodeURIComponent(part.slice(eq + 1)));
+      key = decodeURIComponent(part.slice(0, eq));
     } catch {
-      // a malformed %-escape: ignore this part
+      continue; // a key with a malformed %-escape names no widget
+    }
+    try {
+      out.set(key, decodeURIComponent(part.slice(eq + 1)));
+    } catch {
+      out.set(key, MALFORMED); // the widget's value is broken: say so, keep its defaults
     }
   }
   return out;
@@ -56,8 +65,15 @@ export function bindUrlState(el, key) {
 
 function restore(el, key, raw) {
   try {
+    if (raw === MALFORMED) throw new Error('a malformed %-escape');
     if (raw.length > MAX_VALUE) throw new Error(`longer than ${MAX_VALUE} characters`);
-    el.state = JSON.parse(raw);
+    let value;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new Error('not valid JSON');
+    }
+    el.state = value;
     el.dataset.urlDirty = '1';
   } catch (err) {
     onNotice(key, String(err?.message ?? err));

@@ -140,7 +140,7 @@ export default {
   "a.softmax.scoreAt": "score at position {i}",
   "a.softmax.allowedAt": "position {i} is visible (not in the future)",
   "a.softmax.zero": "All scores 0",
-  "a.softmax.fully": "Every position is masked: the sum of exps is 0, there is no denominator, and a real softmax returns NaN for this row.",
+  "a.softmax.fully": "Every position is masked: the sum of exps is 0, there is no denominator, and a real softmax divides 0 by 0: PyTorch prints nan (not a number) for this row.",
   "a.softmax.overflow": "A score is so large that exp overflows: real code subtracts the row maximum first.",
   "a.softmax.ok": "Every weight is ≥ 0 and the visible ones sum to 1; the masked position gets exactly 0.",
   "a.softmax.after": "Masking after the softmax instead would leave",

@@ -138,7 +138,7 @@ export default {
   "a.softmax.scoreAt": "位置 {i} 的分数",
   "a.softmax.allowedAt": "位置 {i} 可见（不在未来）",
   "a.softmax.zero": "分数全为 0",
-  "a.softmax.fully": "所有位置都被掩码：exp 之和为 0，没有分母，真实的 softmax 会让这一行变成 NaN。",
+  "a.softmax.fully": "所有位置都被掩码：exp 之和为 0，没有分母，真实的 softmax 会做 0 除以 0：PyTorch 会把这一行打印成 nan（非数）。",
   "a.softmax.overflow": "某个分数太大，exp 溢出：实际代码会先减去每行的最大值。",
   "a.softmax.ok": "每个权重都 ≥ 0，可见位置的权重之和为 1；被掩码的位置恰好得到 0。",
   "a.softmax.after": "如果改成在 softmax 之后再掩码，会得到",

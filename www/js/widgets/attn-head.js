@@ -144,6 +144,9 @@ class AttnHead extends AttnWidget {
       next.tokens = s.tokens.slice();
     }
     if (!this.core || !this.#ui.main) {
+      // Before the first draw: check it now (a link's numbers the core refuses make
+      // the page's URL notice, not a late inline error), draw it on first render.
+      if (this.core) this.#makeLab(next).free();
       this.#pending = next;
       return;
     }

@@ -27,8 +27,8 @@ class AttnSoftmaxSteps extends PartAWidget {
   set state(s) {
     const { scores, allowed } = s ?? {};
     const ok = Array.isArray(scores) && Array.isArray(allowed) && scores.length === 4 && allowed.length === 4
-      && scores.every((v) => typeof v === 'number' && Number.isFinite(v)) && allowed.every((v) => typeof v === 'boolean');
-    if (!ok) throw new Error('expected { scores: 4 numbers, allowed: 4 booleans }');
+      && scores.every((v) => typeof v === 'number' && Math.abs(v) <= 1e300) && allowed.every((v) => typeof v === 'boolean');
+    if (!ok) throw new Error('expected { scores: 4 numbers within ±1e300, allowed: 4 booleans }');
     this.#s = { scores: scores.slice(), allowed: allowed.slice() };
     this.refresh();
   }
@@ -95,7 +95,11 @@ class AttnSoftmaxSteps extends PartAWidget {
     ui.zero.textContent = this.t('a.softmax.zero');
     ui.reset.textContent = this.t('reset');
     s.scores.forEach((v, i) => {
-      if (this.shadowRoot.activeElement !== ui.inputs[i]) ui.inputs[i].value = String(v);
+      if (this.shadowRoot.activeElement !== ui.inputs[i]) {
+        ui.inputs[i].value = String(v); // the state's number replaces any refused text
+        ui.inputs[i].removeAttribute('aria-invalid');
+        ui.inputs[i].title = '';
+      }
       ui.inputs[i].setAttribute('aria-label', this.t('a.softmax.scoreAt', { i }));
       ui.checks[i].checked = s.allowed[i];
       ui.checks[i].setAttribute('aria-label', this.t('a.softmax.allowedAt', { i }));

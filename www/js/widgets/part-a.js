@@ -81,7 +81,10 @@ export function tableSwitch(widget, body) {
   };
 }
 
-/** Throws unless `m` is a {rows, cols, data} matrix of finite numbers (≤ 16×16). */
+/** The largest magnitude a typed cell may hold (the core's parseNumber says the same). */
+export const MAX_ABS = 1e300;
+
+/** Throws unless `m` is a {rows, cols, data} matrix of numbers within ±1e300 (≤ 16×16). */
 export function checkMatrix(m, name, maxSide = 16) {
   if (!m || typeof m !== 'object') throw new Error(`${name}: not a matrix`);
   const { rows, cols, data } = m;
@@ -89,6 +92,7 @@ export function checkMatrix(m, name, maxSide = 16) {
     && rows <= maxSide && cols <= maxSide && Array.isArray(data) && data.length === rows * cols
     && data.every((v) => typeof v === 'number' && Number.isFinite(v));
   if (!ok) throw new Error(`${name}: expected {rows, cols, data} of finite numbers`);
+  if (data.some((v) => Math.abs(v) > MAX_ABS)) throw new Error(`${name}: a number is too large (use values between -1e300 and 1e300)`);
   return { rows, cols, data: data.slice() };
 }
 
