@@ -87,9 +87,9 @@ const widgetsUrl = () => (/^https?:$/.test(location.protocol) ? new URL('widgets
   : 'https://your-site/attention-playground/widgets.js');
 
 function attrTable(rows) {
-  return h('table', { class: 'ref' },
+  return h('div', { class: 'scroll-x' }, h('table', { class: 'ref' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'attribute'), h('th', { scope: 'col' }, 'values'), h('th', { scope: 'col' }, 'default'))),
-    h('tbody', {}, rows.map(([n, v, d]) => h('tr', {}, h('td', {}, code(n)), h('td', {}, v), h('td', {}, /\s|^(absent|none)$/.test(d) ? h('span', { class: 'muted' }, d) : code(d))))));
+    h('tbody', {}, rows.map(([n, v, d]) => h('tr', {}, h('td', {}, code(n)), h('td', {}, v), h('td', {}, /\s|^(absent|none)$/.test(d) ? h('span', { class: 'muted' }, d) : code(d)))))));
 }
 
 function snippetBlock(text) {

@@ -113,6 +113,7 @@ export class AttnWidget extends HTMLElement {
     queueMicrotask(() => {
       this.#pending = false;
       try {
+        this.clearError(); // a corrected attribute takes its old message away
         this.render(this.core);
       } catch (err) {
         this.showError(message(err));
@@ -167,12 +168,18 @@ export function define(cls) {
   if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
 }
 
-/** Creates an element with attributes and children (strings become text nodes). */
+/**
+ * Creates an element with attributes and children (strings become text nodes).
+ * `style` is written through the CSSOM (el.style.cssText), never as an attribute: a
+ * strict Content-Security-Policy (style-src 'self') blocks style="" attributes but
+ * not CSSOM writes.
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false || v == null) continue;
     if (k === 'class') el.className = v;
+    else if (k === 'style') el.style.cssText = v;
     else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : v);
   }
