@@ -18,6 +18,7 @@ pub mod ops;
 pub mod params;
 pub mod rng;
 pub mod sample;
+pub mod state;
 pub mod trainer;
 
 pub use adamw::AdamW;

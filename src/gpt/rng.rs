@@ -12,6 +12,11 @@ impl Rng {
         Rng { state: seed }
     }
 
+    /// The state: `Rng::new(rng.state())` continues the same sequence.
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;

@@ -99,6 +99,16 @@ impl Trainer {
         })
     }
 
+    /// The batch sampler's position (its RNG state), for `state::to_bytes`.
+    pub fn sampler_state(&self) -> u64 {
+        self.rng.state()
+    }
+
+    /// Moves the batch sampler to a saved position (`sampler_state`).
+    pub fn set_sampler_state(&mut self, state: u64) {
+        self.rng = Rng::new(state);
+    }
+
     /// Samples a training batch and takes one AdamW step; returns the loss before it.
     pub fn step(&mut self) -> f32 {
         self.next_batch();

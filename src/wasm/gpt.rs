@@ -239,6 +239,18 @@ impl GptLab {
         }
     }
 
+    /// A lab from `stateBytes` output: the run continues exactly (same weights, AdamW
+    /// moments, step count and batches) on `text`, the text it was trained on.
+    #[wasm_bindgen(js_name = fromState)]
+    pub fn from_state(bytes: &[u8], text: &str) -> Result<GptLab, JsError> {
+        check_text(text).map_err(err)?;
+        let tr = crate::gpt::state::from_bytes(bytes, text).map_err(err)?;
+        Ok(GptLab {
+            tr,
+            untrainable: None,
+        })
+    }
+
     /// Takes `n` AdamW steps on random batches; returns each step's training loss.
     pub fn step(&mut self, n: u32) -> Result<Vec<f32>, JsError> {
         self.check_trainable()?;
@@ -396,6 +408,13 @@ impl GptLab {
     #[wasm_bindgen(js_name = tokensPerStep)]
     pub fn tokens_per_step(&self) -> usize {
         self.tr.hp.batch_size * self.tr.model.config.block_size
+    }
+
+    /// The full training state (checkpoint + AdamW m, v, t + step, seed, sampler
+    /// position; see `gpt::state`), for `GptLab.fromState`.
+    #[wasm_bindgen(js_name = stateBytes)]
+    pub fn state_bytes(&self) -> Vec<u8> {
+        crate::gpt::state::to_bytes(&self.tr)
     }
 
     /// The checkpoint (safetensors bytes) of the current weights.

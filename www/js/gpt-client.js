@@ -6,7 +6,9 @@ export class GptClient {
   #next = 1;
   #pending = new Map();
 
-  /** `onEvent(msg)` receives the worker's progress / eval / sample / stopped events. */
+  /** `onEvent(msg)` receives the worker's events; a worker that dies (an uncaught error,
+   *  a failed start) rejects every pending call and sends { event: 'stopped', reason:
+   *  'crashed', message }: the page then needs a new GptClient. */
   constructor(onEvent) {
     this.#worker = new Worker(new URL('./gpt-worker.js', import.meta.url), { type: 'module' });
     this.#worker.onmessage = ({ data }) => {
@@ -25,7 +27,7 @@ export class GptClient {
       const err = new Error(e.message || 'the GPT worker failed to start');
       for (const p of this.#pending.values()) p.reject(err);
       this.#pending.clear();
-      onEvent({ event: 'stopped', reason: 'error', message: err.message });
+      onEvent({ event: 'stopped', reason: 'crashed', message: err.message });
     };
   }
 

@@ -19,6 +19,13 @@
 //   generate  { prompt, n, temperature, topK, seed } → text   (temperature 0 = greedy)
 //   estimate  { iters }                        → [train, val]
 //   save      {}                               → Uint8Array (transferred)
+//   state     {}                               → Uint8Array (transferred): the full
+//                                                training state (GptLab.stateBytes:
+//                                                weights + AdamW m, v, t + step, seed,
+//                                                sampler) for gpt-store.js
+//   restore   { bytes, text }                  → info   a run from `state` bytes, on the
+//                                                text it was trained on; continues
+//                                                exactly where it was saved
 //
 // info = GptLab.config(): { vocab_size, block_size, n_layer, n_head, n_embd, bias,
 // batch_size, lr, weight_decay, causal, params, steps, trainable, untrainable_reason,
@@ -28,8 +35,14 @@
 //   { event: 'progress', step, loss, stepsPerSec, tokensPerSec }  ~10 per second; loss =
 //                                   mean training loss of the chunk's batches
 //   { event: 'eval', step, train, val }   a fixed-batch estimate, ≤ 10 % of the time
-//   { event: 'sample', step, text }       200 characters sampled from "\n"
-//   { event: 'stopped', reason }          'diverged' (a loss was not finite) or 'error'
+//   { event: 'sample', step, text }       200 characters sampled from "\n" (or the
+//                                   vocab's first character when it has no "\n")
+//   { event: 'stopped', reason }          'diverged' (a loss was not finite), 'error', or
+//                                   'crashed' (wasm trapped, e.g. out of memory: this
+//                                   worker's lab is unusable; the page starts a new one)
+//
+//   crashForTest {}  → null, then an uncaught error in this worker (the page tests'
+//                      stand-in for a crash; GptClient reports it as reason 'crashed')
 
 import init, { GptLab } from '../pkg/attention_playground.js';
 
@@ -90,6 +103,15 @@ const commands = {
     need().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
   estimate: ({ iters }) => Array.from(need().estimateLoss(iters >>> 0)),
   save: () => need().toBytes(),
+  state: () => need().stateBytes(),
+  crashForTest: () => {
+    setTimeout(() => {
+      running = false;
+      throw new Error('the worker crashed (a test asked it to)');
+    });
+    return null;
+  },
+  restore: ({ bytes, text }) => replace(GptLab.fromState(new Uint8Array(bytes), String(text ?? ''))),
 };
 
 function schedule() {
@@ -102,7 +124,8 @@ yieldTick.port1.onmessage = () => {
     chunk();
   } catch (err) {
     running = false;
-    postMessage({ event: 'stopped', reason: 'error', message: messageOf(err) });
+    const crashed = err instanceof WebAssembly.RuntimeError;
+    postMessage({ event: 'stopped', reason: crashed ? 'crashed' : 'error', message: messageOf(err) });
     return;
   }
   if (running) schedule();
@@ -134,7 +157,10 @@ function chunk() {
 
 function sample() {
   const t0 = performance.now();
-  const text = lab.generate('\n', SAMPLE_CHARS, 1.0, 0, lab.steps() >>> 0);
+  // from "\n" as nanoGPT, or from the first character of a vocab without one (own text)
+  const vocab = lab.vocab();
+  const from = vocab.includes('\n') ? '\n' : [...vocab][0];
+  const text = lab.generate(from, SAMPLE_CHARS, 1.0, 0, lab.steps() >>> 0);
   loop.sampleMs = performance.now() - t0;
   loop.lastSample = performance.now();
   postMessage({ event: 'sample', step: lab.steps(), text });

@@ -6,6 +6,7 @@
 //   el.showInfo(info)   the built model: its vocab and parameter count
 //   el.showModel(info)  a loaded model's shape in the fields
 //   el.showError(msg)   / el.clearError()
+//   el.restore({ preset, config, source, text })   the settings of a saved run (no event)
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
 // It fetches the default corpus (www/data/corpus.txt) itself, relative to this module.
@@ -156,6 +157,24 @@ class AttnGptSettings extends AttnWidget {
     this.ui.vocab.textContent = `${this.t('gpt.vocab', { n: info.vocab_size })} ${chars}`;
   }
 
+  /** Puts back the settings of a saved run without announcing a change. */
+  restore({ preset, config = {}, source, text }) {
+    const e = this.ui;
+    e.preset.value = PRESETS[preset] || preset === 'custom' ? preset : 'custom';
+    for (const f of FIELDS) if (config[f] != null) e.inputs[f].value = String(config[f]);
+    e.radioOwn.checked = source === 'own';
+    e.radioDefault.checked = source !== 'own';
+    if (source === 'own') e.textarea.value = text ?? '';
+    e.own.hidden = source !== 'own';
+    this.#text = e.textarea.value;
+  }
+
+  /** A message about the learner's file that leaves the built model (and its info) alone. */
+  #fileError(text) {
+    this.ui.msg.textContent = text;
+    this.ui.msg.hidden = false;
+  }
+
   showModel(info) {
     this.ui.preset.value = 'custom';
     for (const f of FIELDS) this.ui.inputs[f].value = String(info[f]);
@@ -183,11 +202,23 @@ class AttnGptSettings extends AttnWidget {
   async #readFile() {
     const file = this.ui.file.files?.[0];
     if (!file) return;
-    if (file.size > MAX_FILE) {
-      this.showError(this.t('gpt.fileTooBig', { mb: (file.size / 1048576).toFixed(1) }));
+    this.ui.file.value = ''; // the same file chosen again is a new choice
+    if (file.size > MAX_FILE) { // checked before a byte is read: no frozen tab
+      this.#fileError(this.t('gpt.fileTooBig', { name: file.name, mb: (file.size / 1048576).toFixed(1) }));
       return;
     }
-    this.ui.textarea.value = await file.text();
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      this.#fileError(this.t('gpt.fileUnreadable', { name: file.name, msg: message(err) }));
+      return;
+    }
+    if (!text) {
+      this.#fileError(this.t('gpt.fileEmpty', { name: file.name }));
+      return;
+    }
+    this.ui.textarea.value = text;
     this.ui.radioOwn.checked = true;
     this.#changed();
   }

@@ -6,19 +6,34 @@
 //
 //   status: idle (a fresh model, settings editable) → running ⇄ paused; loaded (a file);
 //   Reset builds a fresh model from the settings. All math runs in gpt-worker.js.
-//   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot }   (for tests)
+//   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot, saved }  (for tests)
+//
+// Nothing lost: while training, the full state (weights, AdamW moments, step, sampler),
+// the curves, the sample and the corpus / config / causal choice are saved to IndexedDB
+// (gpt-store.js) every SAVE_MS and on Pause; after a reload or a crashed worker the
+// widget offers "Resume training from step N (saved HH:MM)?" (Resume / Discard).
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
 import { GptClient } from '../gpt-client.js';
+import { loadSave, putSave, dropSave } from '../gpt-store.js';
 import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
 
 addStrings(PART_GPT);
 
+/** How often a running model is saved to IndexedDB (and on every Pause). */
+const SAVE_MS = 10000;
+
 const PRETRAINED_URL = new URL('../../models/small.safetensors', import.meta.url);
+
+/** HH:MM of a time in ms (local clock). */
+function hhmm(ms) {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : '–';
+}
 
 /** A number for the screen: fixed decimals and grouping, '–' for anything not finite. */
 function fmt(v, digits = 0) {
@@ -43,6 +58,10 @@ class AttnGptTrain extends AttnWidget {
     .files label.button:focus-within { outline: 2.5px solid var(--_focus); outline-offset: 2px; }
     .files input[type="file"] { position: absolute; opacity: 0; width: 1px; height: 1px; }
     .status { font-weight: 600; }
+    .offer { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 8px 10px; margin: 0 0 10px;
+      border: 1px solid var(--_accent); border-radius: 8px; background: var(--_accent-soft); }
+    .offer[hidden] { display: none; }
+    .offer span { flex: 1 1 14rem; font-weight: 600; }
   `;
 
   #status = 'starting';
@@ -52,6 +71,13 @@ class AttnGptTrain extends AttnWidget {
   #client = null;
   #frame = 0;
   #fileText = null;
+  #gen = 0; // bumped by every reset / load / restore: a late reply of an older one is dropped
+  #corpus = { source: 'default', text: null }; // the text the current model trains on
+  #saveTimer = 0;
+  #saving = null;
+  #saved = null; // { step, savedAt } of the last save this page made or found
+  #offer = null; // the save record the offer would resume
+  #offerChecked = false;
 
   build(root) {
     const u = (this.ui = {});
@@ -72,13 +98,18 @@ class AttnGptTrain extends AttnWidget {
     u.file = h('input', { type: 'file', accept: '.safetensors,application/octet-stream', onchange: () => this.#loadFile() });
     u.pretrained = button('gpt.pretrained', () => this.loadPretrained());
     u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
+    u.offerText = h('span');
+    u.offer = h('div', { class: 'offer', role: 'alert', hidden: true }, u.offerText,
+      button('gpt.resumeSaved', () => this.resumeSaved(), 'primary'), button('gpt.discardSaved', () => this.discardSaved()));
+    u.saveNote = h('p', { class: 'save-note muted', hidden: true });
     root.append(
+      u.offer,
       u.settings,
       h('div', { class: 'panel' },
         h('div', { class: 'controls' }, u.start, u.pause, u.reset),
         h('label', { class: 'nomask' }, u.causal, h('span', {},
           h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
-        u.status, u.msg, u.stats, u.plot, u.sampleTitle, u.sample),
+        u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
       h('div', { class: 'panel' },
         h('h4', { 'data-t': 'gpt.filesTitle' }),
         h('div', { class: 'files' }, u.save, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
@@ -94,10 +125,15 @@ class AttnGptTrain extends AttnWidget {
       this.ui.inspect.client = this.#client;
     }
     this.#settingsChanged();
+    if (!this.#offerChecked) {
+      this.#offerChecked = true;
+      this.#checkSave();
+    }
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.#stopSaving();
     this.#client?.terminate();
     this.#client = null;
   }
@@ -109,11 +145,13 @@ class AttnGptTrain extends AttnWidget {
       train: this.t('gpt.trainLoss'), val: this.t('gpt.valLoss'), empty: this.t('gpt.plotEmpty'),
     };
     if (this.#fileText) this.ui.fileMsg.textContent = this.#fileText();
+    if (this.#offer) this.ui.offerText.textContent = this.t('gpt.resumeOffer', { step: fmt(this.#offer.step), time: hhmm(this.#offer.savedAt) });
+    this.#paintSaved();
     this.#paint();
   }
 
   get state() {
-    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui.plot.data };
+    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui.plot.data, saved: this.#saved };
   }
 
   // ---- the model's life: build, train, pause, reset, save, load ----
@@ -142,7 +180,9 @@ class AttnGptTrain extends AttnWidget {
   /** A fresh model from the settings (the plot and samples start over). */
   async reset() {
     clearTimeout(this.#rebuild);
-    const { config, text } = this.ui.settings.value;
+    this.#stopSaving();
+    const gen = ++this.#gen;
+    const { config, text, source } = this.ui.settings.value;
     this.ui.settings.locked = false;
     this.ui.plot.clear();
     this.ui.sample.textContent = '';
@@ -152,11 +192,14 @@ class AttnGptTrain extends AttnWidget {
     this.#paint();
     try {
       const info = await this.#client.call('create', { config: { ...config, causal: !this.ui.causal.checked }, text });
+      if (gen !== this.#gen) return;
+      this.#corpus = { source, text: source === 'own' ? text : null };
       this.#info = info;
       this.#status = 'idle';
       this.ui.settings.showInfo(info);
       this.ui.inspect.open(info, this.#promptFor(info));
     } catch (err) {
+      if (gen !== this.#gen) return;
       this.#status = 'invalid';
       this.ui.settings.showError(this.t('gpt.cannotBuild', { msg: message(err) }));
       this.ui.inspect.close();
@@ -170,11 +213,16 @@ class AttnGptTrain extends AttnWidget {
     this.ui.inspect.close();
     const info = await this.#use(this.#client.call('start'), 'running');
     if (!info) this.#pauseUi();
+    else this.#startSaving();
   }
 
   async pause() {
     const info = await this.#use(this.#client.call('pause'), 'paused');
-    if (info) this.ui.inspect.open(info);
+    this.#stopSaving();
+    if (info) {
+      this.ui.inspect.open(info);
+      await this.saveNow();
+    }
   }
 
   #pauseUi() {
@@ -217,18 +265,22 @@ class AttnGptTrain extends AttnWidget {
     try {
       const r = await fetch(PRETRAINED_URL);
       if (!r.ok) throw new Error(`${PRETRAINED_URL.pathname}: HTTP ${r.status}`);
-      await this.#load(await r.arrayBuffer(), 'small.safetensors', this.ui.settings.defaultText);
+      await this.#load(await r.arrayBuffer(), 'small.safetensors', this.ui.settings.defaultText, 'default');
     } catch (err) {
       this.#fileMsg(message(err), false);
     }
   }
 
-  async #load(buffer, name, text) {
+  async #load(buffer, name, text, source = this.ui.settings.value.source) {
     clearTimeout(this.#rebuild);
+    this.#stopSaving();
+    const gen = ++this.#gen;
     try {
       const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
       const config = { batch_size, lr, causal: !this.ui.causal.checked };
       const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
+      if (gen !== this.#gen) return;
+      this.#corpus = { source, text: source === 'own' ? text : null };
       this.#info = info;
       this.#status = 'loaded';
       this.ui.causal.checked = !info.causal;
@@ -269,6 +321,11 @@ class AttnGptTrain extends AttnWidget {
       this.ui.sample.textContent = e.text;
       this.#last.sampleStep = e.step;
     } else if (e.event === 'stopped') {
+      this.#stopSaving();
+      if (e.reason === 'crashed') {
+        this.#crashed(e.message);
+        return;
+      }
       this.#showMsg(e.reason === 'diverged' ? this.t('gpt.diverged') : e.message);
       this.#pauseUi();
     }
@@ -291,7 +348,7 @@ class AttnGptTrain extends AttnWidget {
     u.start.disabled = running || !trainable;
     u.start.textContent = this.t(this.#last.step > 0 ? 'gpt.resume' : 'gpt.start');
     u.pause.disabled = !running;
-    u.reset.disabled = s === 'building' || s === 'starting';
+    u.reset.disabled = s === 'building' || s === 'starting' || s === 'resuming';
     u.save.disabled = running || !this.#info;
     u.pretrained.disabled = running;
     u.file.disabled = running;
@@ -306,6 +363,171 @@ class AttnGptTrain extends AttnWidget {
     u.sampleTitle.textContent = L.sampleStep == null ? this.t('gpt.sampleNone') : this.t('gpt.sampleTitle', { step: fmt(L.sampleStep) });
     this.dataset.status = s;
     this.dataset.step = String(L.step);
+  }
+
+  // ---- nothing lost: saves in IndexedDB, the resume offer, a crashed worker ----
+
+  #startSaving() {
+    clearInterval(this.#saveTimer);
+    this.#saveTimer = setInterval(() => this.saveNow(), SAVE_MS);
+  }
+
+  #stopSaving() {
+    clearInterval(this.#saveTimer);
+    this.#saveTimer = 0;
+  }
+
+  /** Saves the current run (state, curves, corpus, settings) to IndexedDB; resolves when done. */
+  async saveNow() {
+    if (!this.#info?.trainable || !this.#client || this.#last.step <= 0) return;
+    if (this.#saving) return this.#saving;
+    const gen = this.#gen;
+    const client = this.#client;
+    this.#saving = (async () => {
+      try {
+        const state = await client.call('state');
+        if (gen !== this.#gen || client !== this.#client) return;
+        const { config } = this.ui.settings.value;
+        const plotStep = this.#stepOf(state) ?? this.#last.step;
+        const plot = this.ui.plot.data;
+        for (const k of Object.keys(plot)) plot[k] = plot[k].filter(([s]) => s <= plotStep);
+        const rec = {
+          state, step: plotStep, savedAt: Date.now(), ...this.#corpus, preset: this.ui.settings.state.preset, config,
+          causal: Boolean(this.#info.causal), plot, sample: this.ui.sample.textContent, sampleStep: this.#last.sampleStep ?? null,
+          eval: this.#last.eval ?? null,
+        };
+        await putSave(rec);
+        this.#saved = { step: rec.step, savedAt: rec.savedAt };
+        this.#hideOffer(); // the newest save is this run's
+        this.#paintSaved();
+      } catch (err) {
+        this.#saved = { error: message(err) };
+        this.#paintSaved();
+      } finally {
+        this.#saving = null;
+      }
+    })();
+    return this.#saving;
+  }
+
+  /** The step a state container records (its JSON header), or null. */
+  #stepOf(bytes) {
+    try {
+      const len = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+      const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + len)));
+      return Number.isFinite(header.step) ? header.step : null;
+    } catch {
+      return null;
+    }
+  }
+
+  #paintSaved() {
+    const s = this.#saved;
+    const note = this.ui.saveNote;
+    note.hidden = !s;
+    if (!s) return;
+    note.textContent = s.error ? this.t('gpt.saveFailed', { msg: s.error })
+      : this.t('gpt.savedNote', { step: fmt(s.step), time: hhmm(s.savedAt) });
+  }
+
+  /** Offers the stored save, if any (on a fresh page: unless this page has saved since). */
+  async #checkSave(afterCrash = false) {
+    try {
+      const rec = await loadSave();
+      if (rec && (afterCrash || !this.#saved)) this.#showOffer(rec);
+    } catch {
+      // no storage (private window, disabled): nothing to offer, nothing lost here
+    }
+  }
+
+  #showOffer(rec) {
+    this.#offer = rec;
+    this.ui.offerText.textContent = this.t('gpt.resumeOffer', { step: fmt(rec.step), time: hhmm(rec.savedAt) });
+    this.ui.offer.hidden = false;
+  }
+
+  #hideOffer() {
+    this.#offer = null;
+    this.ui.offer.hidden = true;
+  }
+
+  async discardSaved() {
+    this.#hideOffer();
+    try {
+      await dropSave();
+    } catch {
+      // nothing stored, nothing to drop
+    }
+  }
+
+  /** Rebuilds the saved run (settings, model, optimizer, curves, sample) and trains on. */
+  async resumeSaved() {
+    const rec = this.#offer;
+    if (!rec) return;
+    this.#hideOffer();
+    clearTimeout(this.#rebuild);
+    this.#stopSaving();
+    const gen = ++this.#gen;
+    this.#status = 'resuming';
+    this.#paint();
+    try {
+      if (rec.source !== 'own') await this.#defaultText();
+      const text = rec.source === 'own' ? rec.text : this.ui.settings.defaultText;
+      this.ui.settings.restore(rec);
+      this.ui.causal.checked = !rec.causal;
+      const bytes = rec.state.slice().buffer;
+      const info = await this.#client.call('restore', { bytes, text }, [bytes]);
+      if (gen !== this.#gen) return;
+      this.#corpus = { source: rec.source, text: rec.source === 'own' ? text : null };
+      this.#info = info;
+      this.ui.settings.locked = true;
+      this.ui.settings.showInfo(info);
+      this.ui.plot.clear();
+      for (const [k, pts] of Object.entries(rec.plot ?? {})) for (const [x, y] of pts) this.ui.plot.add(k, x, y);
+      this.ui.sample.textContent = rec.sample ?? '';
+      this.#last = { step: info.steps, loss: rec.plot?.batch?.at(-1)?.[1] ?? NaN, stepsPerSec: NaN, tokensPerSec: NaN,
+        eval: rec.eval ?? undefined, sampleStep: rec.sampleStep ?? undefined };
+      this.#saved = { step: rec.step, savedAt: rec.savedAt };
+      this.#paintSaved();
+      this.#status = 'paused';
+      this.#showMsg(null);
+      this.#paint();
+      await this.start();
+    } catch (err) {
+      if (gen !== this.#gen) return;
+      this.#showMsg(this.t('gpt.resumeFailed', { msg: message(err) }));
+      this.#showOffer(rec); // still there: Discard, or try again
+      await this.reset();
+    }
+  }
+
+  /** The default corpus, once the settings have fetched it. */
+  #defaultText() {
+    if (this.ui.settings.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const poll = () => (this.ui.settings.ready ? resolve() : setTimeout(poll, 50));
+      poll();
+    });
+  }
+
+  /** The worker died mid-run: a new one, and the last save offered. */
+  #crashed(msg) {
+    this.#client?.terminate();
+    this.#client = new GptClient((e) => this.#onEvent(e));
+    this.ui.inspect.client = this.#client;
+    this.ui.inspect.close();
+    ++this.#gen;
+    this.#info = null;
+    this.#status = 'crashed';
+    this.ui.settings.locked = false;
+    this.#showMsg(this.t('gpt.crashed', { msg: msg || '?' }));
+    this.#paint();
+    this.#checkSave(true);
+  }
+
+  /** Test hook: makes the worker die as a crash would (an uncaught error in it). */
+  crashWorkerForTest() {
+    return this.#client?.call('crashForTest');
   }
 
   #showMsg(err) {

@@ -1,0 +1,166 @@
+// Page tests for "nothing lost" (issue 7): "Train a GPT" saves its whole run to IndexedDB
+// every 10 s of training and on Pause; a reload or a crashed worker offers to resume it.
+// The lesson's edited weights live in the URL hash and survive a reload too.
+// Run from the repo root: node --test --test-concurrency=1 tests/page/persist.test.mjs
+// Needs ./build.sh (www/pkg, www/data/corpus.txt).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, stop } from './server.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const SAVE_MS = 10000; // gpt-train.js
+
+let browser;
+let base;
+
+before(async () => {
+  base = await start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stop();
+});
+
+const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
+const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(
+  (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
+const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
+
+/** Waits for the widget to report a save of at least `step`; returns { step, savedAt }. */
+async function waitSaved(page, step = 1, timeout = SAVE_MS + 20000) {
+  await page.waitForFunction((n) => document.querySelector('attn-gpt-train').state.saved?.step >= n, step,
+    { timeout, polling: 100 });
+  return (await state(page)).saved;
+}
+
+/** Trains past one periodic save (no Pause), then a little more: returns what was saved and the step reached. */
+async function trainPastASave(page, gpt) {
+  await button(gpt, 'Start').click();
+  await waitStatus(page, 'running');
+  const t0 = Date.now();
+  const saved = await waitSaved(page);
+  const waited = Date.now() - t0;
+  assert.ok(waited > SAVE_MS - 1500, `the first save came after ${waited} ms of training, not at Pause`);
+  await page.waitForTimeout(2500); // training goes on past the save
+  const s = await state(page);
+  assert.equal(s.status, 'running');
+  assert.ok(s.step > saved.step, `${s.step} steps now, ${saved.step} saved`);
+  return { saved, s, at: Date.now() };
+}
+
+const offer = (gpt) => gpt.locator('.offer');
+
+async function resumeAndCheck(page, gpt, { saved, s: before, at }) {
+  await offer(gpt).waitFor({ state: 'visible', timeout: 15000 });
+  const text = await offer(gpt).innerText();
+  const m = /Resume training from step ([\d,]+) \(saved (\d\d):(\d\d)\)\?/.exec(text);
+  assert.ok(m, text);
+  const offered = Number(m[1].replace(/,/g, ''));
+  const hhmm = new Date(saved.savedAt);
+  assert.deepEqual([Number(m[2]), Number(m[3])], [hhmm.getHours(), hhmm.getMinutes()]);
+  assert.ok(offered >= saved.step, `offered step ${offered} ≥ first save ${saved.step}`);
+  assert.ok(offered <= before.step, `offered step ${offered} ≤ the step reached ${before.step}`);
+  const last = await page.evaluate(async () => {
+    const { loadSave } = await import('./js/gpt-store.js');
+    const rec = await loadSave();
+    return { step: rec.step, savedAt: rec.savedAt, plot: rec.plot, source: rec.source, preset: rec.preset };
+  });
+  assert.equal(last.step, offered);
+  assert.ok(at - last.savedAt <= SAVE_MS + 1000, `the save was ${at - last.savedAt} ms old at the crash (interval ${SAVE_MS})`);
+  assert.ok(last.plot.train.length >= 1 && last.plot.batch.length >= 3, 'the curves are saved');
+  console.log(`# saved at step ${offered} (${at - last.savedAt} ms before the stop, interval ${SAVE_MS} ms); `
+    + `step reached ${before.step}; curves ${last.plot.batch.length} batch / ${last.plot.train.length} eval points`);
+
+  await offer(gpt).getByRole('button', { name: 'Resume', exact: true }).click();
+  await waitStatus(page, 'running');
+  await offer(gpt).waitFor({ state: 'hidden' });
+  const r = await state(page);
+  assert.ok(r.step >= offered, `resumed at ${r.step}`);
+  for (const k of ['batch', 'train', 'val']) {
+    assert.deepEqual(r.plot[k].slice(0, last.plot[k].length), last.plot[k], `the ${k} curve is plotted again`);
+  }
+  await page.waitForFunction((n) => document.querySelector('attn-gpt-train').state.step > n + 20, offered,
+    { timeout: 30000 });
+  await button(gpt, 'Pause').click();
+  await waitStatus(page, 'paused');
+  const p = await state(page);
+  assert.ok(p.plot.batch.at(-1)[0] > offered, 'new points after the resumed step');
+  assert.ok(p.plot.batch.every(([, y]) => Number.isFinite(y)));
+  assert.equal(p.info.steps, p.step);
+  assert.match(await gpt.locator('.status').innerText(), new RegExp(`Paused at step ${p.step.toLocaleString('en-US')}`));
+  await waitSaved(page, p.step, 5000); // Pause saves at once
+  return { offered, resumed: r.step };
+}
+
+test('a reload mid-training offers to resume from the last save; the run and its curves come back', async () => {
+  const { page, context, problems } = await openPage(browser, `${base}#s9`);
+  try {
+    const gpt = page.locator('attn-gpt-train');
+    await waitStatus(page, 'idle');
+    await gpt.getByLabel('my own text').check();
+    await gpt.locator('attn-gpt-settings textarea').fill('It is a truth universally acknowledged, 1813. '.repeat(60));
+    await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.info?.vocab_size === 25);
+    await waitStatus(page, 'idle');
+    const run = await trainPastASave(page, gpt);
+    await page.reload(); // the worker goes with the page
+    await page.waitForSelector('html[data-ready="true"]');
+    await waitStatus(page, 'idle');
+    await resumeAndCheck(page, gpt, run);
+    // the learner's own text came back with it
+    assert.equal((await state(page)).info.vocab_size, 25);
+    assert.equal(await gpt.getByLabel('my own text').isChecked(), true);
+    assert.match(await gpt.locator('attn-gpt-settings textarea').inputValue(), /^It is a truth/);
+
+    // Discard forgets the save: the next reload offers nothing
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await offer(gpt).waitFor({ state: 'visible' });
+    await offer(gpt).getByRole('button', { name: 'Discard' }).click();
+    await offer(gpt).waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await waitStatus(page, 'idle');
+    await page.waitForTimeout(500);
+    assert.equal(await offer(gpt).isVisible(), false);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+});
+
+test('a crashed worker offers to resume from the last save', async () => {
+  const { page, context, problems } = await openPage(browser, `${base}#s9`);
+  try {
+    const gpt = page.locator('attn-gpt-train');
+    await waitStatus(page, 'idle');
+    const run = await trainPastASave(page, gpt);
+    await gpt.evaluate((el) => el.crashWorkerForTest());
+    await waitStatus(page, 'crashed');
+    assert.match(await gpt.locator('.panel > .msg.bad').innerText(), /The training worker stopped \(.*crashed/);
+    await resumeAndCheck(page, gpt, run);
+    assert.equal((await state(page)).info.vocab_size, 63, 'the default corpus');
+  } finally {
+    await context.close();
+  }
+  const left = problems.filter((p) => !/a test asked it to/.test(p));
+  assert.deepEqual(left, [], 'console errors/warnings or failed requests');
+});
+
+test('edited lesson weights survive a reload (the URL hash)', async () => {
+  const { page, context, problems } = await openPage(browser, base);
+  try {
+    const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
+    await input.fill('20');
+    await page.waitForFunction(() => location.hash.includes('head='));
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await input.inputValue(), '20');
+    assert.equal(await page.locator('attn-matrix#out td[data-row="0"][data-col="0"]').textContent(), '20.00');
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,55 @@
+// "Nothing lost" for "Train a GPT": the last training save lives in this browser's
+// IndexedDB (database "attention-playground-gpt", store "saves", key "last"), so a reload
+// or a crashed worker can offer "Resume training from step N".
+//
+//   loadSave()      → the record or undefined        putSave(record)      dropSave()
+//
+// record = { version: 1, state: Uint8Array (GptLab.stateBytes: weights + AdamW m, v, t +
+// step, seed, sampler), step, savedAt (ms since 1970), source: 'default' | 'own',
+// text (own text, else null), preset, config, causal, plot: { batch, train, val },
+// sample, sampleStep, eval }. Every call rejects (never throws) when storage is off.
+
+const DB = 'attention-playground-gpt';
+const STORE = 'saves';
+const KEY = 'last';
+export const SAVE_VERSION = 1;
+
+function openDb() {
+  return new Promise((resolve, reject) => {
+    if (typeof indexedDB === 'undefined') {
+      reject(new Error('this browser has no IndexedDB'));
+      return;
+    }
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB would not open'));
+    req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+  });
+}
+
+async function run(mode, fn) {
+  const db = await openDb();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const req = fn(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = (e) => {
+        e.preventDefault();
+        reject(tx.error ?? new Error('IndexedDB failed'));
+      };
+      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB aborted the save'));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export async function loadSave() {
+  const rec = await run('readonly', (s) => s.get(KEY));
+  return rec?.version === SAVE_VERSION && rec.state instanceof Uint8Array ? rec : undefined;
+}
+
+export const putSave = (record) => run('readwrite', (s) => s.put({ ...record, version: SAVE_VERSION }, KEY));
+export const dropSave = () => run('readwrite', (s) => s.delete(KEY));
