@@ -5,6 +5,7 @@
 #   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
+#   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
 #
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 # Needs only the package registries (crates.io, npm, Debian apt); never downloads
@@ -192,6 +193,6 @@ case "${1:-build}" in
   dist) dist ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown command '$1' (use: build, serve [PORT], test)" ;;
+  -h | --help | help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, fuzz [SECONDS])" ;;
 esac
