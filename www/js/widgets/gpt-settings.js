@@ -28,7 +28,11 @@ const MAX_FILE = 20 * 1024 * 1024;
 
 /** A character as the page shows it: blanks get visible symbols. */
 export function showChar(ch) {
-  return { ' ': '␣', '\n': '↵', '\t': '⇥', '\r': '␍' }[ch] ?? ch;
+  const named = { ' ': '␣', '\n': '↵', '\t': '⇥', '\r': '␍' }[ch];
+  if (named) return named;
+  // invisible controls and format characters (a zero-width joiner in an emoji, …)
+  if (/^[\p{Cc}\p{Cf}]$/u.test(ch)) return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return ch;
 }
 
 /** Fills the fields of `ui` with preset `name`. */
