@@ -44,10 +44,31 @@ export async function adoptTex(root) {
   }
 }
 
-/** A <span> with `latex` typeset (inline, or display when `display` is true). */
+/**
+ * A <span> with `latex` typeset (inline, or display when `display` is true).
+ * LaTeX KaTeX cannot parse is shown as plain text (class tex-error, the parser's message
+ * as its title): KaTeX's own error span carries a style="" attribute, which a strict
+ * Content-Security-Policy (style-src 'self') refuses.
+ */
 export function tex(latex, display = false) {
   const span = document.createElement('span');
   span.className = display ? 'tex tex-display' : 'tex';
-  self.katex.render(latex, span, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  try {
+    self.katex.render(latex, span, { displayMode: display, throwOnError: true, output: 'htmlAndMathml' });
+  } catch (err) {
+    span.classList.add('tex-error');
+    span.title = String(err?.message ?? err);
+    span.textContent = latex;
+  }
   return span;
+}
+
+const TEX_SPECIAL = {
+  '\\': '\\backslash ', '{': '\\{', '}': '\\}', '$': '\\$', '&': '\\&', '#': '\\#',
+  '%': '\\%', '_': '\\_', '^': '\\wedge ', '~': '\\sim ',
+};
+
+/** `text` (a token, a learner's word) made safe to splice into math-mode LaTeX. */
+export function texEscape(text) {
+  return String(text).replace(/[\\{}$&#%_^~]/g, (c) => TEX_SPECIAL[c]);
 }

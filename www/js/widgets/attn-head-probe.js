@@ -10,7 +10,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { PartAWidget, err, followHead, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
-import { tex } from '../tex.js';
+import { tex, texEscape } from '../tex.js';
 
 class AttnHeadProbe extends PartAWidget {
   static tag = 'attn-head-probe';
@@ -98,8 +98,8 @@ class AttnHeadProbe extends PartAWidget {
       return;
     }
     ui.msg.hidden = true;
-    const a = tokens[receiver];
-    const b = tokens[source];
+    const a = texEscape(tokens[receiver]); // tokens may come from a link: never LaTeX commands
+    const b = texEscape(tokens[source]);
     ui.formula.replaceChildren(tex(`\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`, true));
     const cs = sub('c', r.m.cols);
     ui.m.set(r.m, cs, cs);
