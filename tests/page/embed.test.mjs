@@ -19,7 +19,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(REPO, 'dist/attention-playground');
 const SHOTS = path.join(REPO, 'target/screenshots');
 const SUB = 'course/notes/attention-playground/';
-const MINE = ['embed.html', 'embed.css', 'notes-example.html', 'js/embed-page.js'];
+const MINE = ['embed.html', 'embed.css', 'notes-example.html', 'notes-example.css', 'js/embed-page.js'];
 const NOTE_WIDGETS = ['attn-bigram', 'attn-sum-norm', 'attn-softmax-steps', 'attn-head', 'attn-note-graph'];
 
 let browser;
