@@ -10,7 +10,7 @@
 //
 // Nothing lost: while training, the full state (weights, AdamW moments, step, sampler),
 // the curves, the sample and the corpus / config / causal choice are saved to IndexedDB
-// (gpt-store.js) every SAVE_MS and on Pause; after a reload or a crashed worker the
+// (gpt-store.js) every SAVE_MS, on Pause and when the tab is hidden; after a reload or a crashed worker the
 // widget offers "Resume training from step N (saved HH:MM)?" (Resume / Discard).
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
@@ -78,6 +78,10 @@ class AttnGptTrain extends AttnWidget {
   #saved = null; // { step, savedAt } of the last save this page made or found
   #offer = null; // the save record the offer would resume
   #offerChecked = false;
+  // a tab hidden mid-run (switched away, closing, a phone locking) saves at once
+  #onHidden = () => {
+    if (document.visibilityState === 'hidden' && this.#status === 'running') this.saveNow();
+  };
 
   build(root) {
     const u = (this.ui = {});
@@ -125,6 +129,7 @@ class AttnGptTrain extends AttnWidget {
       this.ui.inspect.client = this.#client;
     }
     this.#settingsChanged();
+    document.addEventListener('visibilitychange', this.#onHidden);
     if (!this.#offerChecked) {
       this.#offerChecked = true;
       this.#checkSave();
@@ -134,6 +139,7 @@ class AttnGptTrain extends AttnWidget {
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#stopSaving();
+    document.removeEventListener('visibilitychange', this.#onHidden);
     this.#client?.terminate();
     this.#client = null;
   }
@@ -157,7 +163,7 @@ class AttnGptTrain extends AttnWidget {
   // ---- the model's life: build, train, pause, reset, save, load ----
 
   #settingsChanged() {
-    if (!this.ui.settings.ready || !this.#client || this.ui.settings.locked) return;
+    if (!this.ui.settings.ready || !this.#client || this.ui.settings.locked || this.#status === 'resuming') return;
     clearTimeout(this.#rebuild);
     this.#rebuild = setTimeout(() => this.reset(), 250);
   }
@@ -182,6 +188,8 @@ class AttnGptTrain extends AttnWidget {
     clearTimeout(this.#rebuild);
     this.#stopSaving();
     const gen = ++this.#gen;
+    this.#saved = null; // a new run: the note speaks of its saves (the last one stays stored)
+    this.#paintSaved();
     const { config, text, source } = this.ui.settings.value;
     this.ui.settings.locked = false;
     this.ui.plot.clear();
@@ -472,6 +480,7 @@ class AttnGptTrain extends AttnWidget {
     this.#paint();
     try {
       if (rec.source !== 'own') await this.#defaultText();
+      clearTimeout(this.#rebuild); // the corpus arriving meanwhile scheduled a fresh model
       const text = rec.source === 'own' ? rec.text : this.ui.settings.defaultText;
       this.ui.settings.restore(rec);
       this.ui.causal.checked = !rec.causal;
