@@ -156,6 +156,16 @@ test('index.html under the CSP: the lesson draws its numbers and formulas', asyn
     assert.ok(all >= 20, `KaTeX formulas rendered: ${all}`);
     assert.equal(drawn, all, 'every formula has a size and KaTeX\'s CSS applied');
     assert.equal(errors, 0, 'no formula failed to parse');
+    // A module worker with its own wasm (note 6's variance experiment) runs under the policy.
+    await page.locator('attn-variance button.primary').click();
+    await page.waitForFunction(() => {
+      const el = document.querySelector('attn-note-scale')?.shadowRoot?.querySelector('attn-variance');
+      return el && !el.running && el.shadowRoot.querySelectorAll('tbody tr td').length >= 10;
+    }, null, { timeout: 60000 });
+    assert.ok(page.workers().some((w) => /variance-worker\.js$/.test(w.url())), 'the variance ran in its worker');
+    const variances = await page.locator('attn-variance tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => tr.querySelectorAll('td')[1]?.textContent));
+    assert.deepEqual(variances.slice(0, 2), ['3.99', '16.03'], 'seed 0 variances');
     // KaTeX's fonts load from 'self' (default-src).
     await page.evaluate(() => document.fonts.ready);
     const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
