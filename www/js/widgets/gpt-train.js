@@ -284,6 +284,10 @@ class AttnGptTrain extends AttnWidget {
     this.#stopSaving();
     const gen = ++this.#gen;
     try {
+      // safetensors = u64 header length, then a JSON header: anything else (an image, a
+      // text) is named as such instead of as a "corrupt" checkpoint
+      const head = new Uint8Array(buffer, 0, Math.min(9, buffer.byteLength));
+      if (head.length < 9 || head[8] !== 0x7b) throw new Error(this.t('gpt.notSafetensors', { bytes: fmt(buffer.byteLength) }));
       const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
       const config = { batch_size, lr, causal: !this.ui.causal.checked };
       const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
