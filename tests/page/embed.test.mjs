@@ -32,7 +32,9 @@ async function distStale() {
     const [src, out] = await Promise.all([stat(path.join(REPO, 'www', f)), stat(path.join(DIST, f)).catch(() => null)]);
     if (!out || out.mtimeMs < src.mtimeMs) return true;
   }
-  return false;
+  // A copy taken while another build rewrote www/pkg is not a wasm module: build again.
+  const wasm = await readFile(path.join(DIST, 'pkg/attention_playground_bg.wasm')).catch(() => Buffer.alloc(0));
+  return !wasm.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d]));
 }
 
 before(async () => {
