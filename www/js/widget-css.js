@@ -43,6 +43,10 @@ export const BASE_CSS = `
 }
 :host([hidden]) { display: none; }
 *, *::before, *::after { box-sizing: border-box; }
+/* The host element loses to any page rule that matches it (e.g. * { letter-spacing }),
+   so the text resets are repeated inside, where page CSS cannot reach. */
+.frame { letter-spacing: normal; word-spacing: normal; text-indent: 0; text-transform: none;
+  font: 15px/1.5 var(--_font); font-style: normal; font-weight: 400; text-align: left; }
 .frame { background: var(--_bg); color: var(--_fg); border: 1px solid var(--_line);
   border-radius: 12px; padding: 14px 16px; }
 :host([frameless]) .frame { border: 0; padding: 0; background: transparent; }
