@@ -179,9 +179,7 @@ test('index.html under the CSP: the lesson draws its numbers and formulas', asyn
   if (!run.violations.some(isGpt)) assert.deepEqual(run.consoleViolations, []);
 });
 
-test('index.html under the CSP: the GPT section (section 9) has no violations either',
-  { todo: 'section 9 (attn-gpt-train, attn-loss-plot) still adds <style> elements: see the report of issue 7' },
-  () => {
+test('index.html under the CSP: the GPT section (section 9) has no violations either', () => {
     assert.ok(lesson, 'the lesson test ran');
     assert.deepEqual(lesson.violations.filter(isGpt), []);
     assert.deepEqual(lesson.consoleViolations, []);
@@ -253,9 +251,7 @@ for (const [file, check] of [
   });
 }
 
-test('embed.html under the CSP: its <attn-gpt-train> example has no violations either',
-  { todo: 'section 9 (attn-gpt-train, attn-loss-plot) still adds <style> elements: see the report of issue 7' },
-  () => {
+test('embed.html under the CSP: its <attn-gpt-train> example has no violations either', () => {
     const run = others['embed.html'];
     if (!run) return;
     assert.deepEqual(run.violations.filter(isGpt), []);

@@ -59,6 +59,8 @@ function thin(points, max) {
   return out;
 }
 
+let sheet = null;
+
 class AttnLossPlot extends HTMLElement {
   #series = { batch: [], train: [], val: [] };
   #labels = { x: 'step', y: 'loss', batch: 'batch loss', train: 'train loss', val: 'val loss', empty: '' };
@@ -70,13 +72,15 @@ class AttnLossPlot extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = CSS;
+    // A constructed sheet, not a <style> element: style-src 'self' allows only the former.
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
     this.#svg = el('svg', { role: 'img' });
     this.#legend = document.createElement('div');
     this.#legend.className = 'legend';
     this.#legend.setAttribute('aria-hidden', 'true');
-    root.append(style, this.#svg, this.#legend);
+    root.append(this.#svg, this.#legend);
   }
 
   connectedCallback() {
