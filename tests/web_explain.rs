@@ -2,7 +2,7 @@
 //! and `explainScheme` hand the page plain objects with the lesson's numbers.
 #![cfg(target_arch = "wasm32")]
 
-use attention_playground::wasm::explain::explain_scheme_js;
+use attention_playground::wasm::explain::{explain_cross_js, explain_scheme_js};
 use attention_playground::wasm::HeadLab;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -161,4 +161,120 @@ fn scheme_cells_show_fractions() {
     );
     assert!(explain_scheme_js("bag", x.clone(), "out", 0, 0, None).is_err());
     assert!(explain_scheme_js("loop", x, "scores", 0, 0, None).is_err());
+}
+
+fn js(v: serde_json::Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
+}
+
+/// note-cross's default: two queries, four keys, identity weights.
+fn cross_input(c: usize) -> JsValue {
+    let eye = serde_json::json!({ "rows": 2, "cols": c, "data": if c == 2 { vec![1.0, 0.0, 0.0, 1.0] } else { vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0] } });
+    js(serde_json::json!({
+        "x_q": { "rows": 2, "cols": 2, "data": [1.0, 0.0, 0.0, 2.0] },
+        "x_kv": { "rows": 4, "cols": 2, "data": [2.0, 0.0, 0.0, 2.0, 1.0, 1.0, -1.0, 0.0] },
+        "W_q": eye, "W_k": eye, "W_v": eye,
+    }))
+}
+
+#[wasm_bindgen_test]
+fn cross_weight_is_a_softmax_over_the_keys() {
+    let v = ok(explain_cross_js(
+        cross_input(2),
+        false,
+        false,
+        "weights",
+        0,
+        0,
+        None,
+    ));
+    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    assert_eq!(
+        (e.kind.as_str(), e.row, e.col, e.op.as_str()),
+        ("weights", 0, 0, "softmax")
+    );
+    let scores: Vec<f64> = e.terms.iter().map(|t| t.score).collect();
+    assert_eq!(scores, vec![2.0, 0.0, 1.0, -1.0]);
+    assert_eq!(e.max, 2.0);
+    assert_eq!((round2(e.numerator), round2(e.denominator)), (7.39, 11.48));
+    assert_eq!(round2(e.value), 0.64);
+    assert_eq!(
+        e.terms[3].src,
+        Src {
+            matrix: "masked_scores".into(),
+            row: 0,
+            col: 3
+        }
+    );
+
+    // Scores are q·k; q is a projection of x_q, k and v of x_kv.
+    let s: DotExpl = serde_wasm_bindgen::from_value(ok(explain_cross_js(
+        cross_input(2),
+        false,
+        true,
+        "scores",
+        1,
+        2,
+        None,
+    )))
+    .unwrap();
+    assert_eq!(
+        (s.op.as_str(), round2(s.value)),
+        ("dot", round2(2.0 / 2f64.sqrt()))
+    );
+    assert_eq!(
+        s.terms[1].b_src,
+        Src {
+            matrix: "k".into(),
+            row: 2,
+            col: 1
+        }
+    );
+    let q: DotExpl = serde_wasm_bindgen::from_value(ok(explain_cross_js(
+        cross_input(2),
+        false,
+        false,
+        "q",
+        1,
+        1,
+        None,
+    )))
+    .unwrap();
+    assert_eq!(q.value, 2.0);
+    let k = ok(explain_cross_js(
+        cross_input(2),
+        false,
+        false,
+        "k",
+        3,
+        0,
+        None,
+    ));
+    let k: serde_json::Value = serde_wasm_bindgen::from_value(k).unwrap();
+    assert_eq!(k["terms"][0]["a_src"]["matrix"], "x_kv");
+
+    // A causal mask hides key 1 from query 0.
+    let m = ok(explain_cross_js(
+        cross_input(2),
+        true,
+        false,
+        "weights",
+        0,
+        1,
+        None,
+    ));
+    let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
+    assert_eq!(m["value"], 0.0);
+}
+
+#[wasm_bindgen_test]
+fn cross_errors_are_messages() {
+    // Out of range: two queries.
+    assert!(explain_cross_js(cross_input(2), false, false, "weights", 2, 0, None).is_err());
+    assert!(explain_cross_js(cross_input(2), false, false, "weights", 0, 4, None).is_err());
+    assert!(explain_cross_js(cross_input(2), false, false, "W_q", 0, 0, None).is_err());
+    // Weights with 3 channels do not fit x with 2.
+    assert!(explain_cross_js(cross_input(3), false, false, "weights", 0, 0, None).is_err());
+    assert!(explain_cross_js(JsValue::from(3), false, false, "weights", 0, 0, None).is_err());
 }

@@ -20,7 +20,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{matrix_from, HeadLab};
+use super::{matrix_from, CrossInput, HeadLab};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_head, explain_scheme, formula_steps, Cell, ExplainError, HeadInputs, Kind, Scheme,
@@ -123,6 +123,33 @@ pub fn explain_scheme_js(
     let cell = cell(kind, row, col)?;
     let e =
         explain_scheme(scheme, &x, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS)).map_err(js_err)?;
+    to_js(&e)
+}
+
+/// Explains cell (row, col) of `kind` of the cross-attention `crossAttention`
+/// computes from the same `input` (`{ x_q, x_kv, W_q, W_k, W_v }`, each
+/// `{ rows, cols, data }`) and flags. Inputs are named "x_q" and "x_kv".
+#[wasm_bindgen(js_name = explainCross)]
+pub fn explain_cross_js(
+    input: JsValue,
+    causal: bool,
+    scaled: bool,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let c = CrossInput::parse(input, causal)?;
+    let cell = cell(kind, row, col)?;
+    let trace = c.forward(scaled)?;
+    let inputs = HeadInputs {
+        x_q: &c.x_q,
+        x_kv: &c.x_kv,
+        w: &c.w,
+        mask: &c.mask,
+    };
+    let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
+        .map_err(js_err)?;
     to_js(&e)
 }
 

@@ -247,39 +247,59 @@ impl HeadLab {
 /// `{ rows, cols, data }`. `causal` aligns the mask at the top-left.
 #[wasm_bindgen(js_name = crossAttention)]
 pub fn cross_attention(input: JsValue, causal: bool, scaled: bool) -> Result<JsValue, JsError> {
-    #[derive(serde::Deserialize)]
-    struct M {
-        rows: usize,
-        cols: usize,
-        data: Vec<f64>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Input {
-        x_q: M,
-        x_kv: M,
-        #[serde(rename = "W_q")]
-        w_q: M,
-        #[serde(rename = "W_k")]
-        w_k: M,
-        #[serde(rename = "W_v")]
-        w_v: M,
-    }
-    let i: Input = serde_wasm_bindgen::from_value(input)
-        .map_err(|e| JsError::new(&format!("cross-attention input: {e}")))?;
-    let m = |n: &str, m: M| matrix_from(n, m.rows, m.cols, m.data);
-    let x_q = m("x_q", i.x_q)?;
-    let x_kv = m("x_kv", i.x_kv)?;
-    let w = HeadWeights {
-        w_q: m("W_q", i.w_q)?,
-        w_k: m("W_k", i.w_k)?,
-        w_v: m("W_v", i.w_v)?,
-    };
-    let mask = if causal {
-        causal_mask(x_q.rows, x_kv.rows)
-    } else {
-        Mask::none(x_q.rows, x_kv.rows)
-    };
-    let trace =
-        cross_forward(&x_q, &x_kv, &w, &mask, scaled).map_err(|e| JsError::new(&e.to_string()))?;
+    let c = CrossInput::parse(input, causal)?;
+    let trace = c.forward(scaled)?;
     trace_js(&trace)
+}
+
+/// `crossAttention`'s validated input: x_q (T_out, C), x_kv (T_in, C),
+/// weights (d, C) and the mask (T_out, T_in).
+pub(crate) struct CrossInput {
+    pub(crate) x_q: Matrix,
+    pub(crate) x_kv: Matrix,
+    pub(crate) w: HeadWeights,
+    pub(crate) mask: Mask,
+}
+
+impl CrossInput {
+    pub(crate) fn parse(input: JsValue, causal: bool) -> Result<CrossInput, JsError> {
+        #[derive(serde::Deserialize)]
+        struct M {
+            rows: usize,
+            cols: usize,
+            data: Vec<f64>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Input {
+            x_q: M,
+            x_kv: M,
+            #[serde(rename = "W_q")]
+            w_q: M,
+            #[serde(rename = "W_k")]
+            w_k: M,
+            #[serde(rename = "W_v")]
+            w_v: M,
+        }
+        let i: Input = serde_wasm_bindgen::from_value(input)
+            .map_err(|e| JsError::new(&format!("cross-attention input: {e}")))?;
+        let m = |n: &str, m: M| matrix_from(n, m.rows, m.cols, m.data);
+        let x_q = m("x_q", i.x_q)?;
+        let x_kv = m("x_kv", i.x_kv)?;
+        let w = HeadWeights {
+            w_q: m("W_q", i.w_q)?,
+            w_k: m("W_k", i.w_k)?,
+            w_v: m("W_v", i.w_v)?,
+        };
+        let mask = if causal {
+            causal_mask(x_q.rows, x_kv.rows)
+        } else {
+            Mask::none(x_q.rows, x_kv.rows)
+        };
+        Ok(CrossInput { x_q, x_kv, w, mask })
+    }
+
+    pub(crate) fn forward(&self, scaled: bool) -> Result<HeadTrace, JsError> {
+        cross_forward(&self.x_q, &self.x_kv, &self.w, &self.mask, scaled)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
 }

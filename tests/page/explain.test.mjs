@@ -291,3 +291,43 @@ test('lesson page: the head widget explains its cells (when it carries the panel
   if (problems.length > ours.length) t.diagnostic(`other problems on the page: ${problems.join(' | ')}`);
   assert.deepEqual(ours, [], 'console errors/warnings from the explain panel, stepper or grids');
 });
+
+test('lesson page, note 5: a cross-attention weight explains its softmax over the keys', async (t) => {
+  const { page, context, problems } = await openPage(browser, base);
+  try {
+    const note = page.locator('attn-note-cross').first();
+    const weights = note.locator('attn-matrix[label="weights"]');
+    const target = weights.locator('td[data-row="0"][data-col="0"]');
+    await target.scrollIntoViewIfNeeded();
+    await target.click();
+    const drawn = (await target.textContent()).trim();
+    const notePanel = note.locator('attn-explain');
+    assert.equal(await notePanel.evaluate((el) => el.hidden), false, 'the panel opens');
+    assert.equal(await notePanel.evaluate((el) => el.hasAttribute('floating')), true);
+    const text = await notePanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+    // Default note: q₀ = (1, 0) against k = (2, 0), (0, 2), (1, 1), (−1, 0): scores 2, 0, 1, −1.
+    assert.equal(drawn, '0.64', 'the cell draws e² / (e² + e⁰ + e¹ + e⁻¹)');
+    assert.match(text, /weight q₀→k₀ = 0\.64/, `labels come from the grids: ${text}`);
+    for (const s of ['2.00', '1.00', '7.39', '11.48', `7.39 / 11.48 = ${drawn}`]) {
+      assert.ok(text.includes(s), `panel shows ${s}: ${text}`);
+    }
+    assertClean(text);
+    const lit = await note.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix[label="scores"]')]
+      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
+    assert.deepEqual(lit, ['0,0', '0,1', '0,2', '0,3'], 'the scores of row q₀ are outlined');
+    await page.screenshot({ path: `${SHOTS}explain-cross.png` });
+    // An edit makes the explanation stale: the panel closes.
+    await note.locator('input[type="checkbox"]').first().check();
+    await notePanel.evaluate((el) => new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
+        ? reject(new Error('changing the numbers closes the panel')) : setTimeout(poll, 20));
+      poll();
+    }));
+  } finally {
+    await context.close();
+  }
+  const ours = problems.filter((p) => /explain|cross|attn-matrix|cell/i.test(p));
+  if (problems.length > ours.length) t.diagnostic(`other problems on the page: ${problems.join(' | ')}`);
+  assert.deepEqual(ours, [], 'console errors/warnings from note 5 or the explain panel');
+});

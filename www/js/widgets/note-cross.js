@@ -5,6 +5,8 @@
 //
 //   state: { x_q: number[][], x_kv: number[][], scaled }
 //   numbers: crossAttention({x_q, x_kv, W_q, W_k, W_v}, false, scaled); parseNumber
+//   Issue 6: the scores, weights and out grids are `explainable`; a clicked cell is
+//   explained by explainCross (same input and flags) in a floating <attn-explain>.
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { message } from '../widget-base.js';
@@ -43,6 +45,12 @@ class NoteCross extends AttnWidget {
     this.scores = matrix('scores', 'signed');
     this.weights = matrix('weights', 'weights');
     this.out = matrix('out', 'signed');
+    for (const m of [this.scores, this.weights, this.out]) m.setAttribute('explainable', '');
+    // No mask here, so the drawn scores are the masked scores a weight is made from:
+    // the panel outlines its sources in this grid.
+    this.scores.setAttribute('matrix', 'masked_scores');
+    this.explain = h('attn-explain', { floating: '' });
+    root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     this.shape = h('p', { class: 'shape', role: 'status' });
     adoptTex(this.shadowRoot);
     root.append(
@@ -60,7 +68,34 @@ class NoteCross extends AttnWidget {
         h('div', { class: 'col panel' }, k('h4', 'b.scores'), this.scores),
         h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
         h('div', { class: 'col panel' }, k('h4', 'b.out'), this.out)),
+      this.explain,
     );
+  }
+
+  #input() {
+    const s = this.#s;
+    return { x_q: toMat(s.x_q), x_kv: toMat(s.x_kv), W_q: EYE, W_k: EYE, W_v: EYE };
+  }
+
+  /** Issue-6 hook: a clicked cell of scores, weights or out is explained by Rust. */
+  #onExplain(e) {
+    const { row, col, label } = e.detail ?? {};
+    if (!this.core || !['scores', 'weights', 'out'].includes(label)) return;
+    let ex;
+    try {
+      ex = this.core.explainCross(this.#input(), false, this.#s.scaled, label, row, col);
+    } catch (err) {
+      this.showError(message(err));
+      return;
+    }
+    this.#explained = this.#key();
+    this.explain.explanation = ex;
+  }
+
+  /** The numbers an open explanation was made from; other numbers close it. */
+  #explained = '';
+  #key() {
+    return JSON.stringify([this.#s.x_q, this.#s.x_kv, this.#s.scaled]);
   }
 
   #edit(name, el, { row, col, text }) {
@@ -86,12 +121,12 @@ class NoteCross extends AttnWidget {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     const s = this.#s;
     this.scaledBox.checked = s.scaled;
+    if (this.explain.open && this.#key() !== this.#explained) this.explain.explanation = null;
     const qNames = Q_NAMES.slice(0, s.x_q.length);
     const kNames = K_NAMES.slice(0, s.x_kv.length);
     show(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
     show(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
-    const r = this.attempt(() => core.crossAttention(
-      { x_q: toMat(s.x_q), x_kv: toMat(s.x_kv), W_q: EYE, W_k: EYE, W_v: EYE }, false, s.scaled));
+    const r = this.attempt(() => core.crossAttention(this.#input(), false, s.scaled));
     if (!r) return;
     this.clearError();
     this.shape.textContent = this.t('b.cross.shape', { out: r.weights.rows, in: r.weights.cols });
