@@ -106,11 +106,13 @@ export class AttnWidget extends HTMLElement {
     return t(key, vars, this.language);
   }
 
-  /** Re-renders once per frame at most; errors become the inline message. */
+  /** Re-renders soon, once for any number of calls; errors become the inline message.
+   *  A task of its own (not a microtask): widgets that follow another widget render in
+   *  separate tasks, so one edit never becomes one long main-thread task. */
   refresh() {
     if (!this.core || this.#pending) return;
     this.#pending = true;
-    queueMicrotask(() => {
+    setTimeout(() => {
       this.#pending = false;
       try {
         this.clearError(); // a corrected attribute takes its old message away
@@ -119,7 +121,7 @@ export class AttnWidget extends HTMLElement {
         this.showError(message(err));
       }
       this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
-    });
+    }, 0);
   }
 
   /** Tells the host the learner changed something: detail = the new state. */
