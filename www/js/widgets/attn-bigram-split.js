@@ -8,7 +8,7 @@
 // state = { vocab_size, n_embd }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, bigramLab, num } from './part-a.js';
+import { PartAWidget, bigramLab, intAttr, num } from './part-a.js';
 
 const EMBD = [8, 16, 32, 64];
 
@@ -36,8 +36,8 @@ class AttnBigramSplit extends PartAWidget {
 
   #value() {
     return this.#s ?? {
-      vocab_size: Number(this.getAttribute('vocab')) || 65,
-      n_embd: Number(this.getAttribute('n-embd')) || 32,
+      vocab_size: intAttr(this, 'vocab', 65, 2, 1000),
+      n_embd: nEmbdAttr(this),
     };
   }
 
@@ -121,3 +121,10 @@ table.plain caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 `;
 
 define(AttnBigramSplit);
+
+/** The n-embd attribute: one of the sizes the widget offers, else a clear message. */
+function nEmbdAttr(el) {
+  const c = intAttr(el, 'n-embd', 32, 1, 4096);
+  if (!EMBD.includes(c)) throw new Error(`n-embd="${c}": expected one of ${EMBD.join(', ')}`);
+  return c;
+}

@@ -8,7 +8,7 @@
 // state = { words: string[] }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, bigramLab, num, showChar } from './part-a.js';
+import { PartAWidget, bigramLab, intAttr, num, showChar } from './part-a.js';
 
 const DEFAULT_WORDS = ['hou', 'you', 'thou'];
 
@@ -72,7 +72,7 @@ class AttnBigram extends PartAWidget {
     ui.status.hidden = true;
     let r;
     try {
-      r = this.#lab.compare(words, Number(this.getAttribute('top')) || 3);
+      r = this.#lab.compare(words, intAttr(this, 'top', 3, 1, 10));
     } catch (e) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = message(e);

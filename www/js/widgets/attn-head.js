@@ -13,7 +13,7 @@ import { AttnWidget, define, h, message } from '../widget-base.js';
 import { rampGradient } from '../palette.js';
 import { adoptTex, tex } from '../tex.js';
 import { HEAD_CSS } from './attn-head-css.js';
-import { PART_A_CSS, checkBool, checkMatrix, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { PART_A_CSS, boolAttr, checkBool, checkMatrix, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
 
 const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
@@ -33,10 +33,7 @@ const CARDS = {
   masked_scores: ['maskedTitle', 'maskedExplainOn'], weights: ['weightsTitle', 'weightsExplain', 'weights'],
   out: ['outTitle', 'outExplain'],
 };
-const flag = (el, name, fallback) => {
-  if (!el.hasAttribute(name)) return fallback;
-  return !/^(false|off|0|no)$/i.test(el.getAttribute(name));
-};
+const flag = (el, name, fallback) => boolAttr(el, name, fallback);
 
 class AttnHead extends AttnWidget {
   static tag = 'attn-head';

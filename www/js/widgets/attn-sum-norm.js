@@ -33,7 +33,13 @@ class AttnSumNorm extends PartAWidget {
   #value() {
     if (this.#scores) return this.#scores.slice();
     const a = this.getAttribute('scores');
-    return a ? a.split(',').map(Number) : PRESETS[0].slice();
+    if (!a) return PRESETS[0].slice();
+    const parts = a.split(',').map((t) => t.trim());
+    // Checked here so a bad attribute is a message, never NaN typed into the input.
+    if (parts.length < 1 || parts.length > 8 || parts.some((t) => !t || !Number.isFinite(Number(t)))) {
+      throw new Error(`scores="${a.slice(0, 30)}": expected 1 to 8 comma-separated numbers`);
+    }
+    return parts.map(Number);
   }
 
   make(root) {

@@ -96,6 +96,28 @@ export function checkMatrix(m, name, maxSide = 16) {
   return { rows, cols, data: data.slice() };
 }
 
+/** An integer attribute: `fallback` when absent; throws a clear message unless an
+ *  integer in [min, max] (so "-5" or "abc" never reaches the core). */
+export function intAttr(el, name, fallback, min, max) {
+  if (!el.hasAttribute(name)) return fallback;
+  const text = el.getAttribute(name).trim();
+  const v = Number(text);
+  if (!/^[+-]?\d+$/.test(text) || v < min || v > max) {
+    throw new Error(`${name}="${text.slice(0, 20)}": expected a whole number from ${min} to ${max}`);
+  }
+  return v;
+}
+
+/** A boolean attribute: absent → `fallback`; "", true/on/1/yes → true; false/off/0/no → false;
+ *  anything else throws a clear message. */
+export function boolAttr(el, name, fallback) {
+  if (!el.hasAttribute(name)) return fallback;
+  const text = el.getAttribute(name).trim();
+  if (/^(|true|on|1|yes)$/i.test(text)) return true;
+  if (/^(false|off|0|no)$/i.test(text)) return false;
+  throw new Error(`${name}="${text.slice(0, 20)}": expected true or false`);
+}
+
 export function checkBool(v, name) {
   if (typeof v !== 'boolean') throw new Error(`${name}: expected true or false`);
   return v;
