@@ -278,3 +278,62 @@ fn cross_errors_are_messages() {
     assert!(explain_cross_js(cross_input(3), false, false, "weights", 0, 0, None).is_err());
     assert!(explain_cross_js(JsValue::from(3), false, false, "weights", 0, 0, None).is_err());
 }
+
+/// A small GPT (C = 16, 2 heads of 8, block 8 of the tiny preset) on a repeated text.
+fn gpt() -> attention_playground::wasm::gpt::GptLab {
+    let text = "the cat sat. a dog ran! ".repeat(40);
+    let cfg = r#"{"preset":"tiny","n_layer":2,"n_embd":16,"n_head":2,"batch_size":4}"#;
+    let mut lab = attention_playground::wasm::gpt::GptLab::new(cfg, &text, 1).unwrap();
+    lab.step(5).unwrap();
+    lab
+}
+
+#[wasm_bindgen_test]
+fn gpt_weight_is_the_softmax_the_heatmap_draws() {
+    let mut lab = gpt();
+    let a: serde_json::Value = serde_wasm_bindgen::from_value(lab.attention("the cat").unwrap())
+        .map_err(|e| e.to_string())
+        .unwrap();
+    let drawn = a["layers"][1][1]["data"][4 * 7 + 2].as_f64().unwrap();
+    let v = ok(lab.explain_attention("the cat", 1, 1, "weights", 4, 2, None));
+    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    assert_eq!(
+        (e.kind.as_str(), e.row, e.col, e.op.as_str()),
+        ("weights", 4, 2, "softmax")
+    );
+    assert!(
+        (e.value - drawn).abs() < 1e-5,
+        "{} vs drawn {drawn}",
+        e.value
+    );
+    // The row's 7 scores, keys 5 and 6 masked (causal).
+    assert_eq!(e.terms.len(), 7);
+    assert!((e.numerator / e.denominator - e.value).abs() < 1e-12);
+
+    // A score is q·k/√8 over hs = 8 terms: 3 listed, 5 summed as the rest.
+    let s = ok(lab.explain_attention("the cat", 0, 0, "scores", 3, 1, Some(3)));
+    let s: serde_json::Value = serde_wasm_bindgen::from_value(s).unwrap();
+    assert_eq!(s["op"], "dot");
+    assert_eq!(s["terms"].as_array().unwrap().len(), 3);
+    assert_eq!(s["rest"]["count"], 5);
+    assert_eq!(s["scale"]["d_k"], 8);
+    let m = ok(lab.explain_attention("the cat", 0, 0, "masked_scores", 1, 3, None));
+    let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
+    assert_eq!(m["op"], "masked");
+
+    assert!(lab
+        .explain_attention("the cat", 2, 0, "weights", 0, 0, None)
+        .is_err());
+    assert!(lab
+        .explain_attention("the cat", 0, 2, "weights", 0, 0, None)
+        .is_err());
+    assert!(lab
+        .explain_attention("the cat", 0, 0, "weights", 7, 0, None)
+        .is_err());
+    assert!(lab
+        .explain_attention("", 0, 0, "weights", 0, 0, None)
+        .is_err());
+    assert!(lab
+        .explain_attention("the cat", 0, 0, "bogus", 0, 0, None)
+        .is_err());
+}

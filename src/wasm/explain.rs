@@ -30,7 +30,7 @@ use crate::tensor::{causal_mask, Mask};
 
 /// Plain objects (the explanation's flattened `op` fields travel as a map),
 /// `null` for absent options, numbers (±Infinity too) as numbers.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::new()
         .serialize_maps_as_objects(true)
         .serialize_missing_as_null(true);

@@ -357,6 +357,74 @@ impl GptLab {
         })
     }
 
+    /// Explains cell (row, col) of head `head` in layer `layer` for `prompt` (its last
+    /// block_size characters), as `HeadLab.explain` does: `kind` "weights" (a softmax over
+    /// the row's scores), "scores" (q·k/√hs; the long dot product lists `maxTerms` terms,
+    /// default 8, and sums the rest), "masked_scores", "q", "k", "v" or "out". The numbers
+    /// are the forward pass's own f32 q, k, v (the qkv buffer); sums are redone in f64.
+    #[wasm_bindgen(js_name = explainAttention)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn explain_attention(
+        &mut self,
+        prompt: &str,
+        layer: usize,
+        head: usize,
+        kind: &str,
+        row: usize,
+        col: usize,
+        max_terms: Option<usize>,
+    ) -> Result<JsValue, JsError> {
+        use crate::explain::{
+            explain_attention_cell, Cell, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
+        };
+        use crate::tensor::{causal_mask, Mask};
+        if prompt.is_empty() {
+            return Err(JsError::new(
+                "the prompt is empty: type at least one character",
+            ));
+        }
+        let cfg = self.tr.model.config.clone();
+        if layer >= cfg.n_layer || head >= cfg.n_head {
+            return Err(JsError::new(&format!(
+                "no head {head} in layer {layer}: the model has {} layers of {} heads",
+                cfg.n_layer, cfg.n_head
+            )));
+        }
+        let kind = Kind::parse(kind).map_err(|e| JsError::new(&e.to_string()))?;
+        let causal = self.tr.model.causal;
+        let ids = self.tr.data.vocab.encode(prompt).map_err(err)?;
+        let ids = ids[ids.len().saturating_sub(cfg.block_size)..].to_vec();
+        self.tr.forward_prompt(&ids).map_err(err)?;
+        let acts = &self.tr.infer;
+        let t = acts.t;
+        let (c, hs) = (cfg.n_embd, cfg.n_embd / cfg.n_head);
+        let qkv = &acts.blocks[layer].qkv[..t * 3 * c];
+        let e = |e: crate::explain::ExplainError| JsError::new(&e.to_string());
+        let q = Strided::new(qkv, head * hs, t, hs, 3 * c).map_err(e)?;
+        let k = Strided::new(qkv, c + head * hs, t, hs, 3 * c).map_err(e)?;
+        let v = Strided::new(qkv, 2 * c + head * hs, t, hs, 3 * c).map_err(e)?;
+        let mask = if causal {
+            causal_mask(t, t)
+        } else {
+            Mask::none(t, t)
+        };
+        let view = HeadView {
+            q: &q,
+            k: &k,
+            v: &v,
+            mask: &mask,
+            scale: 1.0 / (hs as f64).sqrt(),
+            projections: None,
+        };
+        let ex = explain_attention_cell(
+            &view,
+            Cell::new(kind, row, col),
+            max_terms.unwrap_or(DEFAULT_MAX_TERMS),
+        )
+        .map_err(e)?;
+        super::explain::to_js(&ex)
+    }
+
     /// Trains (and runs) with or without the causal mask from now on.
     #[wasm_bindgen(js_name = setCausal)]
     pub fn set_causal(&mut self, on: bool) {

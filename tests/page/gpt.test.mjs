@@ -122,6 +122,36 @@ test('the pretrained model opens: 2 layers × 4 heads, probabilities, greedy gen
   await gpt.locator('attn-gpt-inspect').screenshot({ path: `${SHOTS}gpt-inspect.png` });
 }));
 
+test('a clicked GPT weight explains itself: the softmax over its row of q·k/√hs', () => withGpt(async (page, gpt) => {
+  await button(gpt, 'Open the pretrained small model').click();
+  await waitStatus(page, 'loaded');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+  const inspect = gpt.locator('attn-gpt-inspect');
+  const grid = inspect.locator('attn-matrix[label="L2 H3"]');
+  const target = grid.locator('td[data-row="7"][data-col="2"]');
+  await target.scrollIntoViewIfNeeded();
+  await target.click();
+  const panel = inspect.locator('attn-explain');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').shadowRoot.querySelector('attn-explain')?.open === true);
+  assert.equal(await panel.evaluate((el) => el.hasAttribute('floating')), true);
+  const drawn = (await target.textContent()).trim();
+  const text = await panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  const ex = await panel.evaluate((el) => el.explanation);
+  // "To be, or not": row 7 is the "o" of "or", column 2 the first space.
+  assert.deepEqual([ex.op, ex.kind, ex.row, ex.col], ['softmax', 'weights', 7, 2]);
+  assert.equal(ex.value.toFixed(2), drawn, 'the explained value is the drawn one');
+  assert.ok(text.includes(`= ${drawn}`), `the panel ends in the drawn ${drawn}: ${text}`);
+  assert.match(text, /weight o→/, `labels are the prompt's characters: ${text}`);
+  assert.ok(text.includes(Math.abs(ex.max).toFixed(2)), `the row's largest score ${ex.max} is shown: ${text}`);
+  assert.doesNotMatch(text, /NaN|undefined|null|\{\w+\}/);
+  await assertClean(page);
+  await inspect.screenshot({ path: `${SHOTS}gpt-explain.png` });
+  await page.keyboard.press('Escape');
+  assert.equal(await panel.evaluate((el) => el.hidden), true);
+}));
+
 test('save downloads the checkpoint and loading it back round-trips', () => withGpt(async (page, gpt) => {
   await button(gpt, 'Open the pretrained small model').click();
   await waitStatus(page, 'loaded');

@@ -16,6 +16,9 @@
 //   setCausal { on }                           → info   trains/runs with or without the mask
 //   attention { prompt }                       → { tokens, layers: [[{rows, cols, data,
 //                                                 masked}]], probs: [{char, p}], causal }
+//   explain   { prompt, layer, head, kind, row, col, maxTerms? } → explanation of one cell
+//                                                (GptLab.explainAttention; kind "weights",
+//                                                "scores", …) for <attn-explain>
 //   generate  { prompt, n, temperature, topK, seed } → text   (temperature 0 = greedy)
 //   estimate  { iters }                        → [train, val]
 //   save      {}                               → Uint8Array (transferred)
@@ -99,6 +102,8 @@ const commands = {
     return info();
   },
   attention: ({ prompt }) => need().attention(String(prompt)),
+  explain: ({ prompt, layer, head, kind, row, col, maxTerms }) => need().explainAttention(String(prompt),
+    layer >>> 0, head >>> 0, String(kind ?? 'weights'), row >>> 0, col >>> 0, maxTerms == null ? undefined : maxTerms >>> 0),
   generate: ({ prompt, n, temperature, topK, seed }) =>
     need().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
   estimate: ({ iters }) => Array.from(need().estimateLoss(iters >>> 0)),

@@ -6,12 +6,17 @@
 //   el.open(info, prompt?)       enable, with the model's info (GptLab.config())
 //   el.close()                   disable (while training runs)
 //   el.state → { prompt, tokens, heads, probs, generated }   (for tests)
+//
+// Issue 6: the heatmaps are `explainable`; a clicked weight is explained by the worker
+// (`explain` → GptLab.explainAttention: the softmax over that row's scores q·k/√hs) in a
+// floating <attn-explain>.
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
 import { showChar } from './gpt-settings.js';
 import '../attn-matrix.js';
+import './attn-explain.js';
 
 addStrings(PART_GPT);
 
@@ -58,6 +63,8 @@ class AttnGptInspect extends AttnWidget {
     u.hint = h('p', { class: 'muted', role: 'status' });
     u.layers = h('div', { class: 'layers' });
     u.probs = h('ol', { class: 'probs' });
+    u.explain = h('attn-explain', { floating: '' });
+    root.addEventListener('cell-explain', (e) => this.explainCell(e.target, e.detail));
     u.n = num({ min: 1, max: 2000, value: 200 });
     u.temp = num({ min: 0.05, max: 5, step: 0.05, value: 0.8 });
     u.topk = num({ min: 0, max: 1000, value: 0 });
@@ -74,7 +81,7 @@ class AttnGptInspect extends AttnWidget {
       h('div', { class: 'gen' }, lab('gpt.genN', u.n), lab('gpt.temperature', u.temp), lab('gpt.topK', u.topk),
         lab('gpt.greedy', u.greedy), u.gen),
       u.out);
-    root.append(u.box);
+    root.append(u.box, u.explain);
   }
 
   render() {
@@ -100,6 +107,7 @@ class AttnGptInspect extends AttnWidget {
 
   close() {
     this.#info = null;
+    this.ui.explain.explanation = null;
     this.#enable(false);
     this.ui.hint.textContent = this.t('gpt.inspectClosed');
   }
@@ -143,15 +151,33 @@ class AttnGptInspect extends AttnWidget {
         h('h4', { 'data-layer': l }),
         h('div', { class: 'heads' }, ...heads.map((_, hd) => h('figure', {},
           h('figcaption', { 'data-head': hd }),
-          h('attn-matrix', { palette: 'weights', label: `L${l + 1} H${hd + 1}` })))))));
+          h('attn-matrix', { palette: 'weights', label: `L${l + 1} H${hd + 1}`, matrix: 'weights',
+            explainable: '', 'data-l': l, 'data-h': hd })))))));
     }
     this.#captions();
+    this.ui.explain.explanation = null;
+    this.ui.explain.tokens = labels;
     const mats = this.ui.layers.querySelectorAll('attn-matrix');
     a.layers.flat().forEach((m, i) => {
       mats[i].rowLabels = labels;
       mats[i].colLabels = labels;
       mats[i].value = m.masked ? m : { rows: m.rows, cols: m.cols, data: m.data };
     });
+  }
+
+  /** Explains a clicked weight of the heatmap `grid` (its layer and head in data-l, data-h). */
+  async explainCell(grid, { row, col } = {}) {
+    const { prompt } = this.#state;
+    if (!this.#info || !this.client || !prompt || grid?.dataset?.l == null) return;
+    try {
+      const ex = await this.client.call('explain', {
+        prompt, layer: Number(grid.dataset.l), head: Number(grid.dataset.h), kind: 'weights', row, col,
+      });
+      if (this.#info && prompt === this.#state.prompt) this.ui.explain.explanation = ex;
+      this.#error(null);
+    } catch (err) {
+      this.#error(err);
+    }
   }
 
   #captions() {
