@@ -304,7 +304,7 @@ test('a bad attribute shows an inline message in the widget, never a page error'
       add('<attn-compare-words id="bad-words" a="zzz"></attn-compare-words>');
     });
     await page.waitForFunction(() => ['bad-sum', 'bad-split', 'bad-pos', 'bad-words'].every((id) => window.__drawn.has(document.getElementById(id))));
-    assert.match(await inlineError(page, '#bad-sum'), /not a finite number/);
+    assert.match(await inlineError(page, '#bad-sum'), /expected 1 to 8 comma-separated numbers/);
     assert.ok(await inlineError(page, '#bad-split'), 'vocab="-3" explained inline');
     assert.match(await shadowText(page, '#bad-pos'), /'x' is not in the toy table/);
     assert.match(await shadowText(page, '#bad-words'), /'z' has no vector here/);

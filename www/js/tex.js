@@ -55,6 +55,10 @@ export function tex(latex, display = false) {
   span.className = display ? 'tex tex-display' : 'tex';
   try {
     self.katex.render(latex, span, { displayMode: display, throwOnError: true, output: 'htmlAndMathml' });
+    // Stretchy delimiters and roots are 400em-wide SVGs that KaTeX's CSS clips. Until
+    // that CSS reaches a shadow root (it is fetched once, asynchronously) they would
+    // widen the whole page; capping them at their container is harmless afterwards.
+    for (const svg of span.querySelectorAll('svg')) svg.style.maxWidth = '100%';
   } catch (err) {
     span.classList.add('tex-error');
     span.title = String(err?.message ?? err);
