@@ -4,8 +4,9 @@
 mod common;
 
 use attention_playground::attention::{head_forward, hou_defaults, HeadWeights};
+use attention_playground::explain::{Body, Cell, Kind};
 use attention_playground::lesson::notes::{
-    batch_independence, batched_head, encoder_decoder, norm_counterexample,
+    batch_independence, batched_head, encoder_decoder, explain_batch, norm_counterexample,
 };
 use attention_playground::lesson::scaling::{
     avg_max_weight, dk_slider, softmax_sharpening, variance_experiment,
@@ -29,6 +30,65 @@ fn replacing_sequence_1_leaves_sequence_0_bit_identical() {
         }
     }
     assert!(batch_independence(0, 17, 2, 2).is_err());
+}
+
+/// Issue 6 for note 3: a cell of sequence 0 explains itself from sequence 0's
+/// rows only, so redrawing sequence 1 leaves its whole explanation unchanged,
+/// and the terms recombine to the drawn number.
+#[test]
+fn a_batch_cell_explains_itself_from_its_own_sequence() {
+    let shape = (3, 4, 4, 4);
+    let b = batch_independence(3, 4, 4, 4).unwrap();
+    for (kind, drawn) in [
+        (Kind::Out, &b.before[0].out),
+        (Kind::Weight, &b.before[0].weights),
+    ] {
+        for t in 0..4 {
+            for j in 0..4 {
+                let cell = Cell::new(kind, t, j);
+                let before = explain_batch(shape, false, 0, cell, 8).unwrap();
+                let after = explain_batch(shape, true, 0, cell, 8).unwrap();
+                assert_eq!(before, after, "{kind:?}[{t}][{j}]");
+                assert_eq!(before.value.to_bits(), drawn.get(t, j).to_bits());
+                match &before.body {
+                    Body::Dot(d) => {
+                        let sum: f64 = d.terms.iter().map(|x| x.a * x.b).sum();
+                        assert!((sum - before.value).abs() < 1e-12);
+                        assert!(d
+                            .terms
+                            .iter()
+                            .all(|x| x.a_src.row == t && x.a_src.matrix == "weights"));
+                    }
+                    Body::Softmax(s) => {
+                        assert!((s.numerator / s.denominator - before.value).abs() < 1e-12);
+                        assert_eq!(s.target_masked, j > t); // the future gets weight 0
+                    }
+                    other => panic!("{kind:?}[{t}][{j}]: {other:?}"),
+                }
+            }
+        }
+    }
+    // Sequence 1 was redrawn: its explanation changes with it.
+    let cell = Cell::new(Kind::Out, 3, 0);
+    let (one_before, one_after) = (
+        explain_batch(shape, false, 1, cell, 8).unwrap(),
+        explain_batch(shape, true, 1, cell, 8).unwrap(),
+    );
+    assert_eq!(
+        one_before.value.to_bits(),
+        b.before[1].out.get(3, 0).to_bits()
+    );
+    assert_eq!(
+        one_after.value.to_bits(),
+        b.after[1].out.get(3, 0).to_bits()
+    );
+    assert_ne!(one_before, one_after);
+    let q = explain_batch(shape, false, 0, Cell::new(Kind::Q, 2, 1), 8).unwrap();
+    assert_eq!(q.value.to_bits(), b.before[0].q.get(2, 1).to_bits());
+    let err = explain_batch(shape, false, 2, cell, 8).unwrap_err();
+    assert!(err.0.contains("sequence 2"), "{err}");
+    assert!(explain_batch(shape, false, 0, Cell::new(Kind::Out, 4, 0), 8).is_err());
+    assert!(explain_batch((0, 17, 2, 2), false, 0, cell, 8).is_err());
 }
 
 #[test]

@@ -337,3 +337,46 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
         .explain_attention("the cat", 0, 0, "bogus", 0, 0, None)
         .is_err());
 }
+
+/// Note 3: `explainBatch` explains the same numbers `batchIndependence` draws, and
+/// sequence 0's cell is the same sum before and after sequence 1 was redrawn.
+#[wasm_bindgen_test]
+fn batch_cell_is_explained_from_its_own_sequence() {
+    use attention_playground::wasm::lesson::notes::{batch_independence_js, explain_batch_js};
+    #[derive(Deserialize)]
+    struct M {
+        cols: usize,
+        data: Vec<f64>,
+    }
+    #[derive(Deserialize)]
+    struct Trace {
+        out: M,
+    }
+    #[derive(Deserialize)]
+    struct Batch {
+        before: Vec<Trace>,
+    }
+    let b: Batch = serde_wasm_bindgen::from_value(ok(batch_independence_js(0, 4, 4, 4))).unwrap();
+    let drawn = &b.before[0].out;
+    let explain = |after| {
+        let v = ok(explain_batch_js(0, 4, 4, 4, after, 0, "out", 3, 1, None));
+        serde_wasm_bindgen::from_value::<DotExpl>(v).unwrap()
+    };
+    let (before, after) = (explain(false), explain(true));
+    assert_eq!(before.op, "dot");
+    assert_eq!(
+        before.value.to_bits(),
+        drawn.data[3 * drawn.cols + 1].to_bits()
+    );
+    assert_eq!(before.value.to_bits(), after.value.to_bits());
+    let sum: f64 = before.terms.iter().map(|t| t.a * t.b).sum();
+    assert!((sum - before.value).abs() < 1e-12);
+    assert_eq!(before.terms.len(), 4); // t3 reads t0..t3
+    let e = explain_batch_js(0, 4, 4, 4, false, 2, "out", 0, 0, None).unwrap_err();
+    let msg = JsValue::from(e);
+    let text = js_sys::Reflect::get(&msg, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(text.contains("sequence 2"), "{text}");
+}

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::rng::Rng;
 use super::{check_size, clean_trace, ser, LessonError, TraceView};
 use crate::attention::{attend, HeadWeights};
+use crate::explain::{explain_head, Cell, Explanation, HeadInputs};
 use crate::tensor::{causal_mask, Mask, Matrix};
 
 /// One edge of the attention graph: receiver `to` reads source `from` with `weight`.
@@ -97,21 +98,7 @@ pub fn batch_independence(
     c: usize,
     d: usize,
 ) -> Result<BatchIndependence, LessonError> {
-    check_size("T", t_len, 16)?;
-    check_size("C", c, 16)?;
-    check_size("d", d, 16)?;
-    let mut rng = Rng::new(seed);
-    let std = 1.0 / (c as f64).sqrt();
-    let w = HeadWeights {
-        w_q: rng.normal_matrix(d, c, std),
-        w_k: rng.normal_matrix(d, c, std),
-        w_v: rng.normal_matrix(d, c, std),
-    };
-    let x_before = vec![
-        rng.normal_matrix(t_len, c, 1.0),
-        rng.normal_matrix(t_len, c, 1.0),
-    ];
-    let x_after = vec![x_before[0].clone(), rng.normal_matrix(t_len, c, 1.0)];
+    let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
     let run = |xs: &[Matrix]| -> Result<Vec<TraceView>, LessonError> {
         batched_head(xs, &w, true, true)
             .into_iter()
@@ -133,6 +120,61 @@ pub fn batch_independence(
         before,
         after,
     })
+}
+
+/// The draws behind `batch_independence`: the head (d, C) with std 1/√C, the
+/// batch before (two (T, C) sequences) and after sequence 1 was redrawn.
+fn batch_draws(
+    seed: u64,
+    t_len: usize,
+    c: usize,
+    d: usize,
+) -> Result<(HeadWeights, Vec<Matrix>, Vec<Matrix>), LessonError> {
+    check_size("T", t_len, 16)?;
+    check_size("C", c, 16)?;
+    check_size("d", d, 16)?;
+    let mut rng = Rng::new(seed);
+    let std = 1.0 / (c as f64).sqrt();
+    let w = HeadWeights {
+        w_q: rng.normal_matrix(d, c, std),
+        w_k: rng.normal_matrix(d, c, std),
+        w_v: rng.normal_matrix(d, c, std),
+    };
+    let x_before = vec![
+        rng.normal_matrix(t_len, c, 1.0),
+        rng.normal_matrix(t_len, c, 1.0),
+    ];
+    let x_after = vec![x_before[0].clone(), rng.normal_matrix(t_len, c, 1.0)];
+    Ok((w, x_before, x_after))
+}
+
+/// Explains one cell of sequence `seq` (0 or 1) of the batch `batch_independence`
+/// draws, before (`after` false) or after sequence 1 was redrawn. The head ran on
+/// the whole batch; the explanation names only that sequence's rows, because
+/// they are the only ones the cell was made from.
+pub fn explain_batch(
+    (seed, t_len, c, d): (u64, usize, usize, usize),
+    after: bool,
+    seq: usize,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, LessonError> {
+    let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
+    let xs = if after { x_after } else { x_before };
+    let Some(x) = xs.get(seq) else {
+        return super::fail(format!(
+            "sequence {seq} does not exist: the batch has two, 0 and 1"
+        ));
+    };
+    let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
+    let mask = causal_mask(t_len, t_len);
+    let inputs = HeadInputs {
+        x_q: x,
+        x_kv: x,
+        w: &w,
+        mask: &mask,
+    };
+    explain_head(&trace, inputs, cell, max_terms).map_err(|e| LessonError(e.to_string()))
 }
 
 /// The same sample normalised inside two different batches.

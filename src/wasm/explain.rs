@@ -45,7 +45,7 @@ fn js_err(e: ExplainError) -> JsError {
     JsError::new(&e.to_string())
 }
 
-fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
     Ok(Cell::new(Kind::parse(kind).map_err(js_err)?, row, col))
 }
 

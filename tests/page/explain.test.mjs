@@ -331,3 +331,54 @@ test('lesson page, note 5: a cross-attention weight explains its softmax over th
   if (problems.length > ours.length) t.diagnostic(`other problems on the page: ${problems.join(' | ')}`);
   assert.deepEqual(ours, [], 'console errors/warnings from note 5 or the explain panel');
 });
+
+test('lesson page, note 3: a batch cell explains itself from sequence 0 alone', async () => {
+  const { page, context, problems } = await openPage(browser, base);
+  try {
+    const note = page.locator('attn-note-batch').first();
+    const panel = note.locator('attn-explain');
+    const panelText = () => panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+    const outlined = (label) => note.evaluate((el, l) => [...el.shadowRoot.querySelectorAll(`attn-matrix[label="${l}"]`)]
+      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)), label);
+    const open = async (label, row, col) => {
+      const cell = note.locator(`attn-matrix[label="${label}"] td[data-row="${row}"][data-col="${col}"]`);
+      await cell.scrollIntoViewIfNeeded();
+      await cell.click();
+      assert.equal(await panel.evaluate((el) => el.hidden), false, `${label}[${row}][${col}] opens the panel`);
+      return { drawn: (await cell.textContent()).trim(), text: await panelText() };
+    };
+
+    const before = await open('out₀ before', 3, 1);
+    assert.match(before.text, new RegExp(`= ${before.drawn.replace('−', '[−-]')}`), `the panel ends at the drawn ${before.drawn}: ${before.text}`);
+    // out₀[3][1] = Σ_s weights₀[3][s]·v[s][1]: the four weights of row t3 are outlined,
+    // and nothing of sequence 1.
+    assert.deepEqual(await outlined('weights₀'), ['3,0', '3,1', '3,2', '3,3']);
+    assert.deepEqual([...await outlined('x₁ before'), ...await outlined('x₁ after')], []);
+    assertClean(before.text);
+    await page.screenshot({ path: `${SHOTS}explain-batch.png` });
+
+    // After sequence 1 was replaced, the same cell is the same sum, term for term.
+    await panel.evaluate((el) => el.close());
+    const afterOpen = await open('out₀ after', 3, 1);
+    assert.equal(afterOpen.drawn, before.drawn);
+    assert.equal(afterOpen.text, before.text, 'the explanation does not change with sequence 1');
+
+    // A weight of sequence 0: its softmax, with the future masked (t0 sees only itself).
+    await panel.evaluate((el) => el.close());
+    const w = await open('weights₀', 0, 0);
+    assert.equal(w.drawn, '1.00');
+    assert.match(w.text, /−∞/, `the masked future keys appear as −∞: ${w.text}`);
+
+    // A new draw makes the explanation stale: the panel closes.
+    await note.locator('button.primary').click();
+    await panel.evaluate((el) => new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
+        ? reject(new Error('a new draw closes the panel')) : setTimeout(poll, 20));
+      poll();
+    }));
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+});

@@ -6,7 +6,10 @@
 use wasm_bindgen::prelude::*;
 
 use super::{input, out, reply, HeadIn};
-use crate::lesson::notes::{batch_independence, encoder_decoder, norm_counterexample};
+use crate::explain::DEFAULT_MAX_TERMS;
+use crate::lesson::notes::{
+    batch_independence, encoder_decoder, explain_batch, norm_counterexample,
+};
 use crate::lesson::scaling::{avg_max_weight, dk_slider, softmax_sharpening, variance_experiment};
 
 /// `batchIndependence(seed, T, C, d)` (each ≤ 16) -> `{ x_before, x_after, before, after,
@@ -20,6 +23,32 @@ pub fn batch_independence_js(
     d: usize,
 ) -> Result<JsValue, JsError> {
     reply(batch_independence(seed.into(), t_len, c, d))
+}
+
+/// `explainBatch(seed, T, C, d, after, seq, kind, row, col, maxTerms?)`: one cell of
+/// sequence `seq` (0 or 1) of `batchIndependence(seed, T, C, d)`'s batch, before
+/// (`after` false) or after sequence 1 was redrawn, explained as `HeadLab.explain`
+/// does (kinds "q", "k", "v", "scores", "masked_scores", "weights", "out"; causal,
+/// scaled). The input is named "x": the sequence's own rows.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = explainBatch)]
+pub fn explain_batch_js(
+    seed: u32,
+    t_len: usize,
+    c: usize,
+    d: usize,
+    after: bool,
+    seq: usize,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let cell = crate::wasm::explain::cell(kind, row, col)?;
+    let max = max_terms.unwrap_or(DEFAULT_MAX_TERMS);
+    let e = explain_batch((seed.into(), t_len, c, d), after, seq, cell, max)
+        .map_err(|e| JsError::new(&e.0))?;
+    crate::wasm::explain::to_js(&e)
 }
 
 /// `normCounterexample(seed)` -> `{ sample, batches, batchnorm: [[..], [..]], layernorm,

@@ -4,8 +4,12 @@
 // different, while LayerNorm (per sample) does not care about its neighbours.
 //
 //   state: { seed }     numbers: batchIndependence(seed, 4, 4, 4), normCounterexample(seed)
+//   Issue 6: sequence 0's weights and both out₀ grids are `explainable`; a clicked cell
+//   is explained by explainBatch (same seed, sequence 0, before or after) in a floating
+//   <attn-explain>, which outlines its sources in x₀ and weights₀: never sequence 1.
 
-import { AttnWidget, define, h } from '../widget-base.js';
+import { AttnWidget, define, h, message } from '../widget-base.js';
+import './attn-explain.js';
 import { B_CSS, err, fillStrings, int, k, matrix, num, object, show } from './b-util.js';
 
 const T = 4;
@@ -15,7 +19,7 @@ const D = 4;
 class NoteBatch extends AttnWidget {
   static tag = 'attn-note-batch';
   static css = `${B_CSS}
-    .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 10px; }
+    .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; margin-bottom: 10px; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
     .scroll-x table { min-width: 320px; }`;
 
@@ -28,10 +32,24 @@ class NoteBatch extends AttnWidget {
       this.emitChange();
     } });
     this.seedOut = h('span', { class: 'muted value' });
-    this.x1a = matrix('x₁ before', 'signed');
-    this.x1b = matrix('x₁ after', 'signed');
-    this.o0a = matrix('out₀ before', 'signed');
-    this.o0b = matrix('out₀ after', 'signed');
+    // `matrix` names what the explanation calls these grids (sequence 0's own rows).
+    const grid = (label, palette, name, after) => {
+      const m = matrix(label, palette);
+      if (name) m.setAttribute('matrix', name);
+      if (after != null) {
+        m.setAttribute('explainable', '');
+        m.dataset.after = String(after);
+      }
+      return m;
+    };
+    this.x0 = grid('x₀', 'signed', 'x');
+    this.w0 = grid('weights₀', 'weights', 'weights', false);
+    this.x1a = grid('x₁ before', 'signed');
+    this.x1b = grid('x₁ after', 'signed');
+    this.o0a = grid('out₀ before', 'signed', 'out', false);
+    this.o0b = grid('out₀ after', 'signed', 'out', true);
+    this.explain = h('attn-explain', { floating: '' });
+    root.addEventListener('cell-explain', (e) => this.#onExplain(e.target, e.detail));
     this.verdict = h('p', { class: 'msg ok', role: 'status', style: 'margin-top:10px' });
     this.normTable = h('table', { class: 'plain' });
     this.normVerdict = h('p', { class: 'result' });
@@ -41,9 +59,12 @@ class NoteBatch extends AttnWidget {
       k('p', 'b.batch.lead', { class: 'lead' }),
       h('div', { class: 'controls' }, this.button, this.seedOut),
       h('div', { class: 'pair' },
-        panel('b.batch.x1before', this.x1a), panel('b.batch.x1after', this.x1b),
-        panel('b.batch.out0before', this.o0a), panel('b.batch.out0after', this.o0b)),
+        panel('b.batch.x0', this.x0), panel('b.batch.x1before', this.x1a), panel('b.batch.x1after', this.x1b)),
+      h('div', { class: 'pair' },
+        panel('b.batch.w0', this.w0), panel('b.batch.out0before', this.o0a), panel('b.batch.out0after', this.o0b)),
       this.verdict,
+      k('p', 'b.batch.explainHint', { class: 'muted', style: 'font-size:.9rem' }),
+      this.explain,
       k('h4', 'b.batch.normTitle', { style: 'margin-top:14px' }),
       k('p', 'b.batch.normLead', { class: 'lead' }),
       h('div', { class: 'scroll-x' }, this.normTable),
@@ -51,12 +72,32 @@ class NoteBatch extends AttnWidget {
     );
   }
 
+  /** Issue-6 hook: a clicked cell of weights₀ or out₀ is explained by Rust. */
+  #onExplain(grid, { row, col } = {}) {
+    if (!this.core || grid?.dataset?.after == null) return;
+    const kind = grid === this.w0 ? 'weights' : 'out';
+    try {
+      this.explain.explanation = this.core.explainBatch(this.#seed, T, C, D,
+        grid.dataset.after === 'true', 0, kind, row, col);
+      this.#explained = this.#seed;
+    } catch (err) {
+      this.showError(message(err));
+    }
+  }
+
+  /** The seed the open explanation was made with; a new draw closes it. */
+  #explained = -1;
+
   render(core) {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
+    if (this.explain.open && this.#explained !== this.#seed) this.explain.explanation = null;
     const r = core.batchIndependence(this.#seed, T, C, D);
     this.seedOut.textContent = this.t('b.seed', { seed: this.#seed });
     const rows = ['t0', 't1', 't2', 't3'];
+    this.explain.tokens = rows;
+    show(this.x0, r.x_before[0], rows, ['c0', 'c1', 'c2', 'c3']);
+    show(this.w0, r.before[0].weights, rows, rows);
     show(this.x1a, r.x_before[1], rows, ['c0', 'c1', 'c2', 'c3']);
     show(this.x1b, r.x_after[1], rows, ['c0', 'c1', 'c2', 'c3']);
     show(this.o0a, r.before[0].out, rows, ['0', '1', '2', '3']);
