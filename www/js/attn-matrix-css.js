@@ -23,13 +23,14 @@ td.masked { background: repeating-linear-gradient(135deg, #dfe1e7 0 3px, #f4f5f8
 td.invalid { background: #fff5f5; color: #9b1c1c; outline: 2.5px solid #c62828; outline-offset: 1px; }
 input { all: unset; box-sizing: border-box; width: 100%; height: var(--cell-h); padding: 0 .2rem;
   text-align: center; font: inherit; color: inherit; cursor: text; }
-/* The read-out and error lines wrap inside the grid's width instead of widening a
-   shrink-to-fit card on hover (which would move the cell under the pointer). */
+/* The read-out and error lines stay inside the grid's width instead of widening a
+   shrink-to-fit card on hover (which would move the cell under the pointer); the
+   read-out has a fixed height for the same reason. */
 .foot, .error { contain: inline-size; }
 .foot { display: flex; gap: .5rem; align-items: flex-start; justify-content: space-between; }
-.readout { flex: 1; min-width: 0; min-height: 1.2rem; margin-top: .15rem; font-size: .76rem; color: var(--attn-muted, #5a6072);
-  font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
-  overflow-wrap: anywhere; }
+.readout { flex: 1; min-width: 0; height: 2.5em; line-height: 1.25; margin-top: .15rem; font-size: .76rem;
+  color: var(--attn-muted, #5a6072); font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); }
+.readout span { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .error { margin-top: .2rem; font-size: .8rem; color: #9b1c1c; line-height: 1.35; }
 .error:empty { display: none; }
 td.explainable { cursor: pointer; }

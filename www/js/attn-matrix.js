@@ -360,7 +360,10 @@ class AttnMatrix extends HTMLElement {
       this.#readout.textContent = '';
       return;
     }
-    this.#readout.textContent = `${this.#label(i)} = ${formatExact(v.data[i])}`;
+    // Two fixed lines (name, value) so that showing it never moves the grid's
+    // neighbours: a click whose mouseup lands elsewhere would be lost.
+    const line = (cls, text) => Object.assign(document.createElement('span'), { className: cls, textContent: text });
+    this.#readout.replaceChildren(line('name', `${this.#label(i)} = `), line('exact', formatExact(v.data[i])));
   }
 
   // ---- interaction ----
