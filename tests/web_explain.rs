@@ -317,6 +317,12 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
     assert_eq!(s["terms"].as_array().unwrap().len(), 3);
     assert_eq!(s["rest"]["count"], 5);
     assert_eq!(s["scale"]["d_k"], 8);
+    let drawn_score = a["scores"][0][0]["data"][3 * 7 + 1].as_f64().unwrap();
+    let value = s["value"].as_f64().unwrap();
+    assert!(
+        (value - drawn_score).abs() < 1e-5,
+        "{value} vs drawn {drawn_score}"
+    );
     let m = ok(lab.explain_attention("the cat", 0, 0, "masked_scores", 1, 3, None));
     let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
     assert_eq!(m["op"], "masked");

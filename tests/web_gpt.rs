@@ -64,6 +64,7 @@ struct P {
 struct Attention {
     tokens: Vec<String>,
     layers: Vec<Vec<M>>,
+    scores: Vec<Vec<M>>,
     probs: Vec<P>,
     causal: bool,
 }
@@ -143,6 +144,27 @@ fn attention_is_one_matrix_per_layer_and_head() {
                     assert!(masked[r * 7 + c] && row[c] == 0.0, "future ({r}, {c})");
                 }
                 assert!(!masked[r * 7 + r]);
+            }
+        }
+    }
+    // The scores are what the weights are the softmax of, −∞ where masked.
+    for (heads, scores) in a.layers.iter().zip(&a.scores) {
+        for (w, s) in heads.iter().zip(scores) {
+            assert_eq!((s.rows, s.cols), (7, 7));
+            for r in 0..7 {
+                let row = &s.data[r * 7..][..r + 1];
+                assert!(s.data[r * 7 + r + 1..][..6 - r]
+                    .iter()
+                    .all(|&x| x == f32::NEG_INFINITY));
+                let max = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+                let sum: f64 = row.iter().map(|&x| f64::from(x - max).exp()).sum();
+                for (c, &score) in row.iter().enumerate() {
+                    let p = f64::from(score - max).exp() / sum;
+                    assert!(
+                        (p - f64::from(w.data[r * 7 + c])).abs() < 1e-5,
+                        "({r}, {c})"
+                    );
+                }
             }
         }
     }

@@ -119,6 +119,13 @@ impl Activations {
         &self.blocks[l].att[(bi * nh + h) * t * t..][..t * t]
     }
 
+    /// (T, T) scaled scores q·k/√HS of head h, layer l, sequence bi (masked cells −inf):
+    /// what `att` is the softmax of.
+    pub fn preatt(&self, l: usize, bi: usize, h: usize, nh: usize) -> &[f32] {
+        let t = self.t;
+        &self.blocks[l].preatt[(bi * nh + h) * t * t..][..t * t]
+    }
+
     /// Next-character probabilities (V) after position ti of sequence bi.
     pub fn probs_at(&self, bi: usize, ti: usize, v: usize) -> &[f32] {
         &self.probs[(bi * self.t + ti) * v..][..v]

@@ -130,6 +130,9 @@ struct AttentionJs {
     tokens: Vec<String>,
     /// layers[l][h]: (T, T) weights, row = query position, column = key position.
     layers: Vec<Vec<MatrixJs>>,
+    /// scores[l][h]: (T, T) scaled scores q·k/√hs the weights are the softmax of
+    /// (−Infinity where masked).
+    scores: Vec<Vec<MatrixJs>>,
     /// The most likely next characters after the prompt, most likely first.
     probs: Vec<ProbJs>,
     causal: bool,
@@ -305,9 +308,10 @@ impl GptLab {
             .map_err(err)
     }
 
-    /// Every layer's and head's attention weights for `prompt` (its last block_size
-    /// characters) and the most likely next characters:
-    /// `{ tokens, layers: [[{rows, cols, data, masked}]] (L × NH), probs: [{char, p}], causal }`.
+    /// Every layer's and head's attention weights and scaled scores for `prompt` (its
+    /// last block_size characters) and the most likely next characters: `{ tokens,
+    /// layers: [[{rows, cols, data, masked}]] (L × NH), scores (the same shape, q·k/√hs,
+    /// −Infinity where masked), probs: [{char, p}], causal }`.
     pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsError> {
         if prompt.is_empty() {
             return Err(JsError::new(
@@ -322,18 +326,22 @@ impl GptLab {
         let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
         let t = acts.t;
         let masked: Option<Vec<bool>> = causal.then(|| (0..t * t).map(|i| i % t > i / t).collect());
-        let layers = (0..cfg.n_layer)
-            .map(|l| {
-                (0..cfg.n_head)
-                    .map(|h| MatrixJs {
-                        rows: t,
-                        cols: t,
-                        data: acts.att(l, 0, h, cfg.n_head).to_vec(),
-                        masked: masked.clone(),
-                    })
-                    .collect()
-            })
-            .collect();
+        let per_head = |of: &dyn Fn(usize, usize) -> Vec<f32>| -> Vec<Vec<MatrixJs>> {
+            (0..cfg.n_layer)
+                .map(|l| {
+                    (0..cfg.n_head)
+                        .map(|h| MatrixJs {
+                            rows: t,
+                            cols: t,
+                            data: of(l, h),
+                            masked: masked.clone(),
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let layers = per_head(&|l, h| acts.att(l, 0, h, cfg.n_head).to_vec());
+        let scores = per_head(&|l, h| acts.preatt(l, 0, h, cfg.n_head).to_vec());
         let p = acts.probs_at(0, t - 1, cfg.vocab_size);
         let mut order: Vec<usize> = (0..p.len()).collect();
         order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
@@ -352,6 +360,7 @@ impl GptLab {
         to_js(&AttentionJs {
             tokens,
             layers,
+            scores,
             probs,
             causal,
         })

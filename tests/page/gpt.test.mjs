@@ -152,6 +152,62 @@ test('a clicked GPT weight explains itself: the softmax over its row of q·k/√
   assert.equal(await panel.evaluate((el) => el.hidden), true);
 }));
 
+test('with both heatmaps, an explained weight outlines its row of scores; a score explains its dot product', () => withGpt(async (page, gpt) => {
+  await button(gpt, 'Open the pretrained small model').click();
+  await waitStatus(page, 'loaded');
+  const inspect = gpt.locator('attn-gpt-inspect');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+  await inspect.getByLabel('both').check();
+  assert.equal(await matrices(gpt).count(), 16, '8 heads × (scores, weights)');
+  const panel = inspect.locator('attn-explain');
+  const explained = (kind, row, col) => page.waitForFunction(([k, r, c]) => {
+    const ex = document.querySelector('attn-gpt-train').shadowRoot.querySelector('attn-gpt-inspect')
+      .shadowRoot.querySelector('attn-explain');
+    return ex.open && ex.explanation?.kind === k && ex.explanation.row === r && ex.explanation.col === c;
+  }, [kind, row, col]);
+  const outlined = () => inspect.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]
+    .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')]
+      .map((td) => `${m.getAttribute('label')}:${td.dataset.row},${td.dataset.col}`)));
+
+  // A weight: the softmax over row 5 of the same head's scores, outlined beside it (and nowhere else).
+  const weight = inspect.locator('attn-matrix[label="L2 H3"] td[data-row="5"][data-col="1"]');
+  await weight.scrollIntoViewIfNeeded();
+  await weight.click();
+  await explained('weights', 5, 1);
+  assert.deepEqual(await outlined(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    .map((c) => `L2 H3 scores:5,${c}`), 'the whole row of scores (13 keys), masked future included');
+  const ex = await panel.evaluate((el) => el.explanation);
+  const scores = await inspect.locator('attn-matrix[label="L2 H3 scores"]').evaluate((m) => m.value.data.slice(5 * 13, 6 * 13));
+  assert.ok(ex.terms.length >= 6, 'the six visible keys are listed');
+  for (const term of ex.terms) {
+    assert.equal(term.score.toFixed(4), scores[term.src.col].toFixed(4), `the softmax reads the drawn score of key ${term.src.col}`);
+  }
+  await inspect.screenshot({ path: `${SHOTS}gpt-explain-both.png` });
+
+  // A score: q·k/√16, a 16-term dot product summarised as the 8 largest terms and the rest.
+  await panel.evaluate((el) => el.close());
+  const score = inspect.locator('attn-matrix[label="L2 H3 scores"] td[data-row="5"][data-col="1"]');
+  await score.click();
+  await explained('scores', 5, 1);
+  const dot = await panel.evaluate((el) => el.explanation);
+  assert.equal(dot.op, 'dot');
+  assert.equal(dot.scale.d_k, 16);
+  assert.equal(dot.terms.length, 8);
+  assert.equal(dot.rest.count, 8);
+  assert.ok(Math.abs(dot.value - scores[1]) < 1e-5, `${dot.value} is the drawn ${scores[1]}`);
+  const text = await panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  assert.match(text, /√16/, `the scale is written out: ${text}`);
+  assert.doesNotMatch(text, /NaN|undefined|null|\{\w+\}/);
+
+  // A masked score says why it is −∞.
+  await panel.evaluate((el) => el.close());
+  await inspect.locator('attn-matrix[label="L2 H3 scores"] td[data-row="1"][data-col="4"]').click();
+  await explained('masked_scores', 1, 4);
+  assert.equal(await panel.evaluate((el) => el.explanation.op), 'masked');
+  await assertClean(page);
+}));
+
 test('save downloads the checkpoint and loading it back round-trips', () => withGpt(async (page, gpt) => {
   await button(gpt, 'Open the pretrained small model').click();
   await waitStatus(page, 'loaded');

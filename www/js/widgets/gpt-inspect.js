@@ -7,9 +7,12 @@
 //   el.close()                   disable (while training runs)
 //   el.state → { prompt, tokens, heads, probs, generated }   (for tests)
 //
-// Issue 6: the heatmaps are `explainable`; a clicked weight is explained by the worker
-// (`explain` → GptLab.explainAttention: the softmax over that row's scores q·k/√hs) in a
-// floating <attn-explain>.
+// Issue 6: the heatmaps are `explainable`; a clicked cell is explained by the worker
+// (`explain` → GptLab.explainAttention) in a floating <attn-explain>: a weight as the
+// softmax over its row's scores, a score as the dot product q·k/√hs (the largest terms
+// and the rest). "Heatmaps: weights | scores | both" picks what each head draws; with
+// both, an explained weight outlines its row of scores beside it (each head's figure is
+// its own data-explain-scope).
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
@@ -31,6 +34,9 @@ class AttnGptInspect extends AttnWidget {
     .prompt input[type="text"] { flex: 1 1 12rem; min-width: 0; font-family: var(--_mono); }
     .layer { margin: 10px 0 0; }
     .heads { display: flex; flex-wrap: wrap; gap: 10px 14px; }
+    .pairs { display: flex; flex-wrap: wrap; gap: 4px 8px; }
+    .view { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: center; border: 0; padding: 0; margin: 6px 0; }
+    .view legend { float: left; margin-right: 8px; font-size: .9rem; font-weight: 600; }
     figure { margin: 0; min-width: 0; max-width: 100%; }
     figcaption { font-size: .8rem; color: var(--_muted); font-weight: 600; }
     attn-matrix { --attn-cell-w: 1.75rem; --attn-cell-h: 1.45rem; }
@@ -52,6 +58,8 @@ class AttnGptInspect extends AttnWidget {
   #seed = 1;
   #busy = false;
   #state = { prompt: '', tokens: [], heads: 0, probs: [], generated: '' };
+  #view = 'weights';
+  #last = null;
 
   build(root) {
     const u = (this.ui = {});
@@ -62,6 +70,10 @@ class AttnGptInspect extends AttnWidget {
     u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
     u.hint = h('p', { class: 'muted', role: 'status' });
     u.layers = h('div', { class: 'layers' });
+    u.views = ['weights', 'scores', 'both'].map((v) => h('input', { type: 'radio', name: 'view', value: v,
+      checked: v === 'weights', onchange: () => this.#setView(v) }));
+    u.view = h('fieldset', { class: 'view' }, h('legend', { 'data-t': 'gpt.view' }),
+      ...u.views.map((input) => h('label', {}, input, h('span', { 'data-t': `gpt.view.${input.value}` }))));
     u.probs = h('ol', { class: 'probs' });
     u.explain = h('attn-explain', { floating: '' });
     root.addEventListener('cell-explain', (e) => this.explainCell(e.target, e.detail));
@@ -75,7 +87,7 @@ class AttnGptInspect extends AttnWidget {
     u.box = h('div', {},
       h('label', { class: 'col' }, h('span', { 'data-t': 'gpt.prompt' }), h('div', { class: 'prompt' }, u.prompt, u.show)),
       u.msg, u.hint,
-      h('h4', { 'data-t': 'gpt.attnTitle' }), h('p', { class: 'muted', 'data-t': 'gpt.attnNote' }), u.layers,
+      h('h4', { 'data-t': 'gpt.attnTitle' }), h('p', { class: 'muted', 'data-t': 'gpt.attnNote' }), u.view, u.layers,
       h('h4', { 'data-t': 'gpt.probsTitle' }), u.probs,
       h('h4', { 'data-t': 'gpt.genTitle' }),
       h('div', { class: 'gen' }, lab('gpt.genN', u.n), lab('gpt.temperature', u.temp), lab('gpt.topK', u.topk),
@@ -142,36 +154,53 @@ class AttnGptInspect extends AttnWidget {
     }
   }
 
+  #setView(view) {
+    if (view === this.#view) return;
+    this.#view = view;
+    if (this.#last) this.#drawHeads(this.#last);
+  }
+
   #drawHeads(a) {
+    this.#last = a;
     const labels = a.tokens.map(showChar);
-    const shape = `${a.layers.length}x${a.layers[0]?.length ?? 0}`;
+    const view = this.#view;
+    const shape = `${a.layers.length}x${a.layers[0]?.length ?? 0}:${view}`;
+    const grid = (l, hd, scores) => h('attn-matrix', {
+      palette: scores ? 'signed' : 'weights', label: `L${l + 1} H${hd + 1}${scores ? ' scores' : ''}`,
+      matrix: scores ? 'masked_scores' : 'weights', explainable: '', 'data-l': l, 'data-h': hd,
+      'data-kind': scores ? 'scores' : 'weights' });
     if (this.ui.layers.dataset.shape !== shape) {
       this.ui.layers.dataset.shape = shape;
       this.ui.layers.replaceChildren(...a.layers.map((heads, l) => h('section', { class: 'layer' },
         h('h4', { 'data-layer': l }),
-        h('div', { class: 'heads' }, ...heads.map((_, hd) => h('figure', {},
+        h('div', { class: 'heads' }, ...heads.map((_, hd) => h('figure', { 'data-explain-scope': '' },
           h('figcaption', { 'data-head': hd }),
-          h('attn-matrix', { palette: 'weights', label: `L${l + 1} H${hd + 1}`, matrix: 'weights',
-            explainable: '', 'data-l': l, 'data-h': hd })))))));
+          h('div', { class: 'pairs' },
+            view !== 'weights' ? grid(l, hd, true) : null,
+            view !== 'scores' ? grid(l, hd, false) : null)))))));
     }
     this.#captions();
     this.ui.explain.explanation = null;
     this.ui.explain.tokens = labels;
-    const mats = this.ui.layers.querySelectorAll('attn-matrix');
-    a.layers.flat().forEach((m, i) => {
-      mats[i].rowLabels = labels;
-      mats[i].colLabels = labels;
-      mats[i].value = m.masked ? m : { rows: m.rows, cols: m.cols, data: m.data };
-    });
+    for (const m of this.ui.layers.querySelectorAll('attn-matrix')) {
+      const src = (m.dataset.kind === 'scores' ? a.scores : a.layers)[m.dataset.l][m.dataset.h];
+      m.rowLabels = labels;
+      m.colLabels = labels;
+      m.value = src.masked ? src : { rows: src.rows, cols: src.cols, data: src.data };
+    }
   }
 
   /** Explains a clicked weight of the heatmap `grid` (its layer and head in data-l, data-h). */
   async explainCell(grid, { row, col } = {}) {
     const { prompt } = this.#state;
     if (!this.#info || !this.client || !prompt || grid?.dataset?.l == null) return;
+    // A drawn score is a dot product, or −∞ where the mask hid the key.
+    const drawn = grid.value;
+    const masked = drawn?.data[row * drawn.cols + col] === -Infinity;
+    const kind = grid.dataset.kind === 'scores' ? (masked ? 'masked_scores' : 'scores') : 'weights';
     try {
       const ex = await this.client.call('explain', {
-        prompt, layer: Number(grid.dataset.l), head: Number(grid.dataset.h), kind: 'weights', row, col,
+        prompt, layer: Number(grid.dataset.l), head: Number(grid.dataset.h), kind, row, col,
       });
       if (this.#info && prompt === this.#state.prompt) this.ui.explain.explanation = ex;
       this.#error(null);
