@@ -126,7 +126,7 @@ function softmax(w, ex) {
   }
   if (ex.target_masked) w.note(w.t('c.targetMasked'));
   if (finite && ex.max === 0) return;
-  w.note(w.t('c.maxNote', { max: num(ex.max) }));
+  w.note(w.t('c.maxNote', { max: num(ex.max), negMax: num(-ex.max) }));
   w.eq(e(target.shifted), ' / (', list((x) => e(x.shifted)), ex.rest ? [' + …'] : null, ')');
   w.more(num(ex.numerator_shifted), ' / ', num(ex.denominator_shifted), result());
 }
