@@ -386,3 +386,60 @@ fn batch_cell_is_explained_from_its_own_sequence() {
         .unwrap();
     assert!(text.contains("sequence 2"), "{text}");
 }
+
+/// `explainTrace` explains the numbers a widget's trace carries: the encoder and
+/// decoder of the h/o/u head (note 4) give the lesson's 0.80 only with the mask.
+#[wasm_bindgen_test]
+fn a_returned_trace_explains_its_own_cells() {
+    use attention_playground::wasm::explain::explain_trace_js;
+    use attention_playground::wasm::lesson::notes::encoder_decoder_js;
+    let r = ok(encoder_decoder_js(js(serde_json::json!({}))));
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap();
+    let (dec, enc) = (get(&r, "decoder"), get(&r, "encoder"));
+    let drawn = |trace: &JsValue, name: &str, i: u32| {
+        js_sys::Reflect::get_u32(&get(&get(trace, name), "data"), i)
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    let weight = |trace: &JsValue, causal, row, col| {
+        let v = ok(explain_trace_js(
+            trace.clone(),
+            causal,
+            "weights",
+            row,
+            col,
+            None,
+        ));
+        serde_wasm_bindgen::from_value::<SoftmaxExpl>(v).unwrap()
+    };
+    // u→h (row 2, column 0): e^4 / (e^4 + e^0.5 + e^2.5) with or without the mask,
+    // since u is last; h→u (row 0, column 2) is masked in the decoder only.
+    let d = weight(&dec, true, 2, 0);
+    assert_eq!(round2(d.value), 0.80);
+    assert_eq!(d.value.to_bits(), drawn(&dec, "weights", 6).to_bits());
+    let masked = weight(&dec, true, 0, 2);
+    assert_eq!(masked.value, 0.0);
+    let open = weight(&enc, false, 0, 2);
+    assert!(open.value > 0.0);
+    assert!((open.value - drawn(&enc, "weights", 2)).abs() < 1e-15);
+    let out = ok(explain_trace_js(dec.clone(), true, "out", 2, 0, None));
+    let out: DotExpl = serde_wasm_bindgen::from_value(out).unwrap();
+    assert_eq!(round2(out.value), 8.87);
+
+    // What the trace cannot say, and bad traces, are messages.
+    assert!(explain_trace_js(dec.clone(), true, "q", 0, 0, None).is_err());
+    assert!(explain_trace_js(
+        js(serde_json::json!({ "q": 1 })),
+        true,
+        "weights",
+        0,
+        0,
+        None
+    )
+    .is_err());
+    let bad_scale = js(serde_json::json!({
+        "q": { "rows": 1, "cols": 1, "data": [1.0] }, "k": { "rows": 1, "cols": 1, "data": [1.0] },
+        "v": { "rows": 1, "cols": 1, "data": [1.0] }, "scale": -1.0 }));
+    assert!(explain_trace_js(bad_scale, false, "weights", 0, 0, None).is_err());
+}

@@ -26,7 +26,7 @@ use crate::explain::{
     explain_head, explain_scheme, formula_steps, Cell, ExplainError, HeadInputs, Kind, Scheme,
     DEFAULT_MAX_TERMS, FORMULA,
 };
-use crate::tensor::{causal_mask, Mask};
+use crate::tensor::{causal_mask, Mask, Matrix};
 
 /// Plain objects (the explanation's flattened `op` fields travel as a map),
 /// `null` for absent options, numbers (±Infinity too) as numbers.
@@ -157,4 +157,80 @@ pub fn explain_cross_js(
 #[wasm_bindgen(js_name = formulaLatex)]
 pub fn formula_latex() -> String {
     FORMULA.to_string()
+}
+
+/// Explains cell (row, col) of `kind` ("scores", "masked_scores", "weights", "out")
+/// of a head the core already ran, handed back as the trace it returned:
+/// `trace` = `{ q, k, v?, scale }` (`q` (T_out, d), `k` (T_in, d), `v` (T_in, d_v), each
+/// `{ rows, cols, data }`; without `v`, "out" is not explained), with the causal mask
+/// or none. For the widgets whose
+/// results carry such traces (encoder/decoder, two words, a new W_v, positions):
+/// the numbers go back unchanged, so the explanation is of exactly what was drawn.
+/// q, k and v cells are not explained here (the trace does not say what made them).
+#[wasm_bindgen(js_name = explainTrace)]
+pub fn explain_trace_js(
+    trace: JsValue,
+    causal: bool,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    #[derive(serde::Deserialize)]
+    struct M {
+        rows: usize,
+        cols: usize,
+        data: Vec<f64>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Trace {
+        q: M,
+        k: M,
+        #[serde(default)]
+        v: Option<M>,
+        scale: f64,
+    }
+    let t: Trace = serde_wasm_bindgen::from_value(trace).map_err(|e| {
+        JsError::new(&format!(
+            "explainTrace: the trace needs q, k, v and scale: {e}"
+        ))
+    })?;
+    // Rows are positions (≤ 64); columns the head size, up to note 6's d_k = 512.
+    let m = |n: &str, m: M| super::matrix_within(n, (m.rows, m.cols), m.data, 1024);
+    let (q, k) = (m("q", t.q)?, m("k", t.k)?);
+    let v = match t.v {
+        Some(v) => m("v", v)?,
+        None if kind.starts_with("out") => {
+            return Err(JsError::new(
+                "explainTrace: this trace has no v, so its outputs cannot be explained",
+            ))
+        }
+        None => Matrix::zeros(k.rows, 1), // read by "out" only
+    };
+    if !(t.scale.is_finite() && t.scale > 0.0) {
+        return Err(JsError::new(&format!(
+            "explainTrace: scale must be a positive number, got {}",
+            t.scale
+        )));
+    }
+    let mask = if causal {
+        causal_mask(q.rows, k.rows)
+    } else {
+        Mask::none(q.rows, k.rows)
+    };
+    let view = crate::explain::HeadView {
+        q: &q,
+        k: &k,
+        v: &v,
+        mask: &mask,
+        scale: t.scale,
+        projections: None,
+    };
+    let e = crate::explain::explain_attention_cell(
+        &view,
+        cell(kind, row, col)?,
+        max_terms.unwrap_or(DEFAULT_MAX_TERMS),
+    )
+    .map_err(js_err)?;
+    to_js(&e)
 }

@@ -89,9 +89,24 @@ fn trace_js(t: &HeadTrace) -> Result<JsValue, JsError> {
 /// Builds a matrix from JS numbers, refusing wrong lengths, empty or huge
 /// shapes and non-finite values with a message naming the matrix.
 fn matrix_from(name: &str, rows: usize, cols: usize, data: Vec<f64>) -> Result<Matrix, JsError> {
-    if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
+    matrix_within(name, (rows, cols), data, MAX_SIDE)
+}
+
+/// Like `matrix_from` with up to `max_cols` columns (a head's q and k may be wide).
+fn matrix_within(
+    name: &str,
+    (rows, cols): (usize, usize),
+    data: Vec<f64>,
+    max_cols: usize,
+) -> Result<Matrix, JsError> {
+    if rows == 0 || rows > MAX_SIDE {
         return Err(JsError::new(&format!(
-            "{name} must have between 1 and {MAX_SIDE} rows and columns, got {rows}×{cols}"
+            "{name} must have between 1 and {MAX_SIDE} rows, got {rows}×{cols}"
+        )));
+    }
+    if cols == 0 || cols > max_cols {
+        return Err(JsError::new(&format!(
+            "{name} must have between 1 and {max_cols} columns, got {rows}×{cols}"
         )));
     }
     if let Some(i) = data.iter().position(|v| !v.is_finite()) {

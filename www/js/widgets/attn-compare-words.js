@@ -5,9 +5,11 @@
 //
 // T = tokens. Rust runs one head (the linked <attn-head>'s W_q, W_k, W_v; x built
 // from each word's letters h, o, u, y) on both words. state = { a, b }.
+// Issue 6: each word's weights explain a clicked cell (explainTrace on its trace).
 
 import { define, h, message } from '../widget-base.js';
 import { PartAWidget, err, followHead, linkedHead, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { explainTraces } from './explain-trace.js';
 
 const WORD = /^[houy]{1,8}$/;
 
@@ -59,10 +61,18 @@ class AttnCompareWords extends PartAWidget {
     ui.sides = [0, 1].map(() => ({ x: matrixBlock({ label: 'x' }), w: matrixBlock({ label: 'weights', palette: 'weights' }), title: h('h4', { class: 'mono' }) }));
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     ui.hint = h('p', { class: 'muted' });
+    ui.explain = explainTraces(this, {
+      grids: ui.sides.map((s) => s.w.matrix),
+      source: (grid) => {
+        const side = this.run?.[grid === ui.sides[0].w.matrix ? 'a' : 'b'];
+        return side && { trace: side.trace, causal: this.runCausal, tokens: [...side.word] };
+      },
+      key: () => JSON.stringify([this.state, linkedHead(this)]),
+    });
     root.append(h('div', { class: 'controls' }, h('label', { class: 'field' }, '1', ui.inputs[0]),
       h('label', { class: 'field' }, '2', ui.inputs[1]), ui.tables.el), ui.hint,
-    h('div', { class: 'grid' }, ...ui.sides.map((s) => h('div', { class: 'panel' }, s.title, h('div', { class: 'row' }, s.x.el, s.w.el)))),
-    ui.verdict);
+    h('div', { class: 'grid' }, ...ui.sides.map((s) => h('div', { class: 'panel', 'data-explain-scope': '' }, s.title, h('div', { class: 'row' }, s.x.el, s.w.el)))),
+    ui.verdict, ui.explain.panel);
   }
 
   draw(core) {
@@ -74,9 +84,13 @@ class AttnCompareWords extends PartAWidget {
     });
     ui.tables.label();
     ui.hint.textContent = this.t('a.words.hint');
+    ui.explain.sync();
     let r;
     try {
-      r = core.compareWords(s.a, s.b, linkedHead(this));
+      const head = linkedHead(this);
+      r = core.compareWords(s.a, s.b, head);
+      this.run = r;
+      this.runCausal = head.causal ?? true;
     } catch (e) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = message(e);

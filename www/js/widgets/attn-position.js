@@ -8,6 +8,7 @@
 // row. state = { toy: [w1, w2], a, b, positions, causal }.
 
 import { define, h, message } from '../widget-base.js';
+import { explainTraces } from './explain-trace.js';
 import { PartAWidget, checkBool, err, matrixBlock, sub, tableSwitch } from './part-a.js';
 
 const DEFAULT = { toy: ['dog', 'god'], a: 'dogs', b: 'gods', positions: false, causal: false };
@@ -76,12 +77,26 @@ class AttnPosition extends PartAWidget {
     ui.orderTitle = h('h4', { class: 'side-title' });
     ui.outs = [0, 1].map(() => ({ title: h('h4', { class: 'mono' }), x: matrixBlock({ label: 'x' }), out: matrixBlock({ label: 'out' }) }));
     ui.verdict = h('p', { class: 'msg', role: 'status' });
+    // Issue 6: each word's outputs explain a clicked cell (explainTrace on its trace).
+    ui.explain = explainTraces(this, {
+      grids: ui.outs.map((o) => o.out.matrix),
+      source: (grid) => {
+        const side = this.run?.[grid === ui.outs[0].out.matrix ? 'a' : 'b'];
+        return side && { trace: side.trace, causal: this.state.causal, tokens: this.labelsOf(side.word) };
+      },
+      key: () => JSON.stringify(this.state),
+    });
     root.append(h('div', { class: 'controls' }, ui.tables.el), ui.toyTitle, ui.toyNote, h('div', { class: 'grid' }, ...ui.toyPanels),
       ui.orderTitle,
       h('div', { class: 'controls' }, h('label', { class: 'field' }, 'A', ui.a), h('label', { class: 'field' }, 'B', ui.b),
         ui.shuffle, ui.positions.el, ui.causal.el),
-      h('div', { class: 'grid' }, ...ui.outs.map((o) => h('div', { class: 'panel' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
-      ui.verdict);
+      h('div', { class: 'grid' }, ...ui.outs.map((o) => h('div', { class: 'panel', 'data-explain-scope': '' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
+      ui.verdict, ui.explain.panel);
+  }
+
+  /** Row labels of a word: its letters with their positions (d₀ o₁ g₂). */
+  labelsOf(word) {
+    return [...word].map((c, t) => `${c}${sub('', word.length)[t]}`);
   }
 
   /** B becomes a random reordering of A's letters (a choice of input, not arithmetic). */
@@ -122,9 +137,11 @@ class AttnPosition extends PartAWidget {
     ui.causal.text.textContent = this.t('causal');
     ui.positions.box.checked = s.positions;
     ui.causal.box.checked = s.causal;
+    ui.explain.sync();
     let r;
     try {
       r = core.compareOrders(s.a, s.b, s.positions, s.causal);
+      this.run = r;
     } catch (e) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = message(e);
@@ -132,7 +149,7 @@ class AttnPosition extends PartAWidget {
     }
     [r.a, r.b].forEach((side, i) => {
       const o = ui.outs[i];
-      const labels = [...side.word].map((c, t) => `${c}${sub('', side.word.length)[t]}`);
+      const labels = this.labelsOf(side.word);
       o.title.textContent = `${i ? 'B' : 'A'} = ${side.word}`;
       o.x.set(side.x, labels, sub('c', side.x.cols));
       o.out.set(side.trace.out, labels, sub('c', side.trace.out.cols));

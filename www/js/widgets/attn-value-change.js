@@ -7,6 +7,7 @@
 // weights stayed bit-identical and how far out moved. state = { W_v }.
 
 import { define, h, message } from '../widget-base.js';
+import { explainTraces } from './explain-trace.js';
 import { PartAWidget, checkMatrix, err, followHead, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
 
 const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
@@ -47,9 +48,16 @@ class AttnValueChange extends PartAWidget {
     ui.before = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
     ui.after = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
     ui.verdict = h('p', { class: 'msg', role: 'status' });
-    const panel = (p) => h('div', { class: 'panel' }, p.title, h('div', { class: 'row' }, p.w.el, p.out.el));
+    // Issue 6: both heads' weights and outputs explain a clicked cell (explainTrace).
+    const sideOf = (grid) => (grid === ui.after.w.matrix || grid === ui.after.out.matrix ? 'after' : 'before');
+    ui.explain = explainTraces(this, {
+      grids: [ui.before.w.matrix, ui.before.out.matrix, ui.after.w.matrix, ui.after.out.matrix],
+      source: (grid) => this.run && { trace: this.run[sideOf(grid)], causal: this.runCausal, tokens: this.runTokens },
+      key: () => JSON.stringify([this.state, linkedHead(this)]),
+    });
+    const panel = (p) => h('div', { class: 'panel', 'data-explain-scope': '' }, p.title, h('div', { class: 'row' }, p.w.el, p.out.el));
     root.append(h('div', { class: 'controls' }, ui.tables.el), h('div', { class: 'grid' },
-      h('div', { class: 'panel' }, ui.w.el), panel(ui.before), panel(ui.after)), ui.verdict);
+      h('div', { class: 'panel' }, ui.w.el), panel(ui.before), panel(ui.after)), ui.verdict, ui.explain.panel);
   }
 
   #onEdit(e) {
@@ -76,9 +84,12 @@ class AttnValueChange extends PartAWidget {
     const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
     ui.tables.label();
     ui.w.set(w, sub('d', w.rows), sub('c', w.cols));
+    ui.explain.sync();
     let r;
     try {
-      r = core.valueChange(linkedHead(this), w);
+      const head = linkedHead(this);
+      r = core.valueChange(head, w);
+      [this.run, this.runCausal, this.runTokens] = [r, head.causal ?? true, tokens];
     } catch (e) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = message(e);

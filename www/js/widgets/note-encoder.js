@@ -3,9 +3,11 @@
 // weights and outputs change (encoderDecoder() runs both).
 //
 //   state: { decoder }   (true: the mask line is in; false: commented out)
+//   Issue 6: weights and out explain a clicked cell (explainTrace on the drawn trace).
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { B_CSS, bool, fillStrings, k, matrix, object, show } from './b-util.js';
+import { explainTraces } from './explain-trace.js';
 
 const TOKENS = ['h', 'o', 'u'];
 // [code, shape comment]: comments are aligned when the lines are joined.
@@ -43,6 +45,12 @@ class NoteEncoder extends AttnWidget {
       BEFORE.join('\n'), '\n', this.maskLine, '\n', AFTER.join('\n'));
     this.weights = matrix('weights', 'weights');
     this.out = matrix('out', 'signed');
+    this.explainer = explainTraces(this, {
+      grids: [this.weights, this.out],
+      source: () => this.run && { trace: this.#trace(), causal: this.#decoder },
+      key: () => String(this.#decoder),
+      tokens: TOKENS,
+    });
     root.append(
       h('div', { class: 'head' }, k('span', 'b.tag4', { class: 'tag' }), k('h3', 'b.enc.title')),
       k('p', 'b.enc.lead', { class: 'lead' }),
@@ -52,6 +60,7 @@ class NoteEncoder extends AttnWidget {
         h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
         h('div', { class: 'col panel' }, k('h4', 'b.out'), this.out)),
       k('p', 'b.enc.trap', { class: 'msg bad', style: 'margin-top:10px;font-weight:400' }),
+      this.explainer.panel,
     );
   }
 
@@ -63,10 +72,15 @@ class NoteEncoder extends AttnWidget {
     this.maskLine.textContent = this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`;
     this.maskLine.classList.toggle('off', !this.#decoder);
     // The default h/o/u head never changes: one call serves every redraw.
-    const r = (this.run ??= core.encoderDecoder({}));
-    const trace = this.#decoder ? r.decoder : r.encoder;
+    this.run ??= core.encoderDecoder({});
+    this.explainer.sync();
+    const trace = this.#trace();
     show(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
     show(this.out, trace.out, TOKENS, ['0', '1']);
+  }
+
+  #trace() {
+    return this.#decoder ? this.run.decoder : this.run.encoder;
   }
 
   get state() {

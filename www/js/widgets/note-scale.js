@@ -9,6 +9,7 @@
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
+import { explainTraces } from './explain-trace.js';
 import { B_CSS, bool, checkbox, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
 import './variance.js';
 
@@ -53,6 +54,14 @@ class NoteScale extends AttnWidget {
     this.scaledBox = scaled.input;
     this.causalBox = causal.input;
     this.weights = matrix('weights', 'weights');
+    // Issue 6: a clicked weight is explained as the softmax over its row of scores
+    // (explainTrace on the slider's q, k and scale; there is no v here).
+    this.explainer = explainTraces(this, {
+      grids: [this.weights],
+      source: () => this.run && { trace: { q: this.run.q, k: this.run.k, scale: this.run.scale }, causal: this.run.causal },
+      key: () => JSON.stringify(this.state),
+      tokens: TOKENS,
+    });
     const stat = (key) => {
       const dd = h('dd', { class: 'big' });
       return [h('div', {}, k('dt', key), dd), dd];
@@ -78,6 +87,7 @@ class NoteScale extends AttnWidget {
       h('div', { class: 'grid2' },
         h('div', { class: 'col' }, k('h4', 'b.scale.weights'), this.weights),
         h('dl', { class: 'stats' }, s1, s2, s3)),
+      this.explainer.panel,
       h('section', {}, h('attn-variance', { frameless: '' })),
       h('section', {}, k('h4', 'b.scale.sharpTitle'), k('p', 'b.scale.sharpLead', { class: 'lead' }), this.bars, this.avg),
     );
@@ -92,7 +102,9 @@ class NoteScale extends AttnWidget {
     for (const b of this.shadowRoot.querySelectorAll('.picks button')) b.setAttribute('aria-pressed', String(Number(b.dataset.dk) === s.dk));
     this.scaledBox.checked = s.scaled;
     this.causalBox.checked = s.causal;
+    this.explainer.sync();
     const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
+    this.run = { ...r, causal: s.causal };
     const masked = r.masked_scores.data.map((v) => v === -Infinity);
     show(this.weights, { ...r.weights, masked }, TOKENS, TOKENS);
     this.std.textContent = num(r.score_std, 2);

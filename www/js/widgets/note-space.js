@@ -6,6 +6,7 @@
 //   state: { a, b, positions, causal }   (two words over the toy letters d, o, g, s)
 //   numbers: compareOrders(a, b, positions, causal)
 
+import { explainTraces } from './explain-trace.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { B_CSS, bool, checkbox, err, fillStrings, k, matrix, object, show } from './b-util.js';
 
@@ -36,6 +37,16 @@ class NoteSpace extends AttnWidget {
     this.mask = mask.input;
     this.outA = matrix('out A', 'signed');
     this.outB = matrix('out B', 'signed');
+    // Issue 6: both outputs explain a clicked cell (explainTrace on each word's trace).
+    for (const m of [this.outA, this.outB]) m.setAttribute('matrix', 'out');
+    this.explainer = explainTraces(this, {
+      grids: [this.outA, this.outB],
+      source: (grid) => {
+        const side = this.run?.[grid === this.outA ? 'a' : 'b'];
+        return side && { trace: side.trace, causal: this.run.causal, tokens: [...side.word] };
+      },
+      key: () => JSON.stringify(this.state),
+    });
     this.titleA = h('h4', { class: 'mono' });
     this.titleB = h('h4', { class: 'mono' });
     this.verdict = h('p', { class: 'msg verdict', role: 'status' });
@@ -44,10 +55,11 @@ class NoteSpace extends AttnWidget {
       k('p', 'b.space.lead', { class: 'lead' }),
       h('div', { class: 'controls words' }, this.inA, this.inB, pos.label, mask.label),
       h('div', { class: 'row' },
-        h('div', { class: 'col panel' }, this.titleA, this.outA),
-        h('div', { class: 'col panel' }, this.titleB, this.outB)),
+        h('div', { class: 'col panel', 'data-explain-scope': '' }, this.titleA, this.outA),
+        h('div', { class: 'col panel', 'data-explain-scope': '' }, this.titleB, this.outB)),
       this.verdict,
       k('p', 'b.space.why', { class: 'muted' }),
+      this.explainer.panel,
     );
   }
 
@@ -58,9 +70,11 @@ class NoteSpace extends AttnWidget {
     if (this.inB.value.trim() !== s.b) this.inB.value = s.b;
     this.pos.checked = s.positions;
     this.mask.checked = s.causal;
+    this.explainer.sync();
     let r;
     try {
       r = core.compareOrders(s.a, s.b, s.positions, s.causal);
+      this.run = { ...r, causal: s.causal };
     } catch (e) {
       // The core's message is English and names the letter; Chinese gets the gist.
       this.showError(this.language === 'en' ? message(e) : this.t('b.space.badWord'));
