@@ -26,7 +26,12 @@ export async function openPage(browser, url, { width = 1280, height = 900, local
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (req) => {
+    // ERR_ABORTED is a request cancelled by a navigation (a reload while the favicon
+    // loads), not a fault: a missing file is a 404 below, a refused one ERR_CONNECTION_*.
+    const why = req.failure()?.errorText ?? '';
+    if (why !== 'net::ERR_ABORTED') problems.push(`requestfailed: ${req.url()} ${why}`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,18 +19,27 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(REPO, 'dist/attention-playground');
 const SHOTS = path.join(REPO, 'target/screenshots');
 const SUB = 'course/notes/attention-playground/';
-const MINE = ['embed.html', 'embed.css', 'notes-example.html', 'notes-example.css', 'js/embed-page.js'];
 const NOTE_WIDGETS = ['attn-bigram', 'attn-sum-norm', 'attn-softmax-steps', 'attn-head', 'attn-note-graph'];
 
 let browser;
 let base; // http://127.0.0.1:PORT/course/notes/attention-playground/
 let tmp;
 
-/** True when dist/ is missing or older than this page's own files in www/. */
+/** Every file under `dir`, recursively. */
+async function* files(dir) {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* files(p);
+    else yield p;
+  }
+}
+
+/** True when dist/ is missing, or older than any file of www/ it is copied from. */
 async function distStale() {
-  for (const f of MINE) {
-    const [src, out] = await Promise.all([stat(path.join(REPO, 'www', f)), stat(path.join(DIST, f)).catch(() => null)]);
-    if (!out || out.mtimeMs < src.mtimeMs) return true;
+  const built = await stat(path.join(DIST, 'CONTENTS.txt')).catch(() => null);
+  if (!built) return true;
+  for await (const f of files(path.join(REPO, 'www'))) {
+    if ((await stat(f)).mtimeMs > built.mtimeMs) return true;
   }
   // A copy taken while another build rewrote www/pkg is not a wasm module: build again.
   const wasm = await readFile(path.join(DIST, 'pkg/attention_playground_bg.wasm')).catch(() => Buffer.alloc(0));
