@@ -20,7 +20,8 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{matrix_from, CrossInput, HeadLab};
+use super::lesson::MatIn;
+use super::{CrossInput, HeadLab};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_head, explain_scheme, formula_steps, Cell, ExplainError, HeadInputs, Kind, Scheme,
@@ -110,16 +111,10 @@ pub fn explain_scheme_js(
     col: usize,
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsError> {
-    #[derive(serde::Deserialize)]
-    struct M {
-        rows: usize,
-        cols: usize,
-        data: Vec<f64>,
-    }
     let scheme = Scheme::parse(scheme).map_err(js_err)?;
-    let m: M = serde_wasm_bindgen::from_value(x)
+    let m: MatIn = serde_wasm_bindgen::from_value(x)
         .map_err(|e| JsError::new(&format!("x must be {{ rows, cols, data }}: {e}")))?;
-    let x = matrix_from("x", m.rows, m.cols, m.data)?;
+    let x = m.matrix("x")?;
     let cell = cell(kind, row, col)?;
     let e =
         explain_scheme(scheme, &x, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS)).map_err(js_err)?;
@@ -163,10 +158,10 @@ pub fn formula_latex() -> String {
 /// of a head the core already ran, handed back as the trace it returned:
 /// `trace` = `{ q, k, v?, scale }` (`q` (T_out, d), `k` (T_in, d), `v` (T_in, d_v), each
 /// `{ rows, cols, data }`; without `v`, "out" is not explained), with the causal mask
-/// or none. For the widgets whose
-/// results carry such traces (encoder/decoder, two words, a new W_v, positions):
-/// the numbers go back unchanged, so the explanation is of exactly what was drawn.
-/// q, k and v cells are not explained here (the trace does not say what made them).
+/// or none. For the widgets whose results carry such traces (encoder/decoder, two
+/// words, a new W_v, positions, the d_k slider): the numbers go back unchanged, so
+/// the explanation is of exactly what was drawn. q, k and v cells are not explained
+/// here (the trace does not say what made them).
 #[wasm_bindgen(js_name = explainTrace)]
 pub fn explain_trace_js(
     trace: JsValue,
@@ -177,17 +172,11 @@ pub fn explain_trace_js(
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsError> {
     #[derive(serde::Deserialize)]
-    struct M {
-        rows: usize,
-        cols: usize,
-        data: Vec<f64>,
-    }
-    #[derive(serde::Deserialize)]
     struct Trace {
-        q: M,
-        k: M,
+        q: MatIn,
+        k: MatIn,
         #[serde(default)]
-        v: Option<M>,
+        v: Option<MatIn>,
         scale: f64,
     }
     let t: Trace = serde_wasm_bindgen::from_value(trace).map_err(|e| {
@@ -196,7 +185,7 @@ pub fn explain_trace_js(
         ))
     })?;
     // Rows are positions (≤ 64); columns the head size, up to note 6's d_k = 512.
-    let m = |n: &str, m: M| super::matrix_within(n, (m.rows, m.cols), m.data, 1024);
+    let m = |n: &str, m: MatIn| m.wide_matrix(n, 1024);
     let (q, k) = (m("q", t.q)?, m("k", t.k)?);
     let v = match t.v {
         Some(v) => m("v", v)?,

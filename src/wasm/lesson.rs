@@ -66,6 +66,11 @@ impl MatIn {
     pub(crate) fn matrix(self, name: &str) -> Result<Matrix, JsError> {
         super::matrix_from(name, self.rows, self.cols, self.data)
     }
+
+    /// Checked as `matrix`, with up to `max_cols` columns (a head's q and k may be wide).
+    pub(crate) fn wide_matrix(self, name: &str, max_cols: usize) -> Result<Matrix, JsError> {
+        super::matrix_within(name, (self.rows, self.cols), self.data, max_cols)
+    }
 }
 
 /// A bare matrix result, serialised as `{ rows, cols, data }`.

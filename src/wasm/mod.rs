@@ -278,12 +278,7 @@ pub(crate) struct CrossInput {
 
 impl CrossInput {
     pub(crate) fn parse(input: JsValue, causal: bool) -> Result<CrossInput, JsError> {
-        #[derive(serde::Deserialize)]
-        struct M {
-            rows: usize,
-            cols: usize,
-            data: Vec<f64>,
-        }
+        use lesson::MatIn as M;
         #[derive(serde::Deserialize)]
         struct Input {
             x_q: M,
@@ -297,7 +292,7 @@ impl CrossInput {
         }
         let i: Input = serde_wasm_bindgen::from_value(input)
             .map_err(|e| JsError::new(&format!("cross-attention input: {e}")))?;
-        let m = |n: &str, m: M| matrix_from(n, m.rows, m.cols, m.data);
+        let m = |n: &str, m: M| m.matrix(n);
         let x_q = m("x_q", i.x_q)?;
         let x_kv = m("x_kv", i.x_kv)?;
         let w = HeadWeights {
