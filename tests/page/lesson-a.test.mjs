@@ -207,3 +207,36 @@ test('screenshots of each section; no horizontal overflow at 380px', async () =>
     for (const n of [1, 2, 3, 4]) await page.locator(`#s${n}`).screenshot({ path: `${SHOTS}section-${n}-narrow.png` });
   }, { width: 380, height: 800 });
 });
+
+test('the four widgets linked to the head follow it, and stop when removed', () => withPage(async (page) => {
+  const followers = ['attn-head-probe', 'attn-compare-words', 'attn-value-change', 'attn-bias'];
+  const snapshot = () => page.evaluate((tags) => tags.map((t) => [...document.querySelector(t).shadowRoot
+    .querySelectorAll('attn-matrix')].map((m) => JSON.stringify(m.value?.data ?? null)).join('|')), followers);
+  const before = await snapshot();
+  // A new W_k changes every key, so every follower redraws with the head.
+  const wk = page.locator('attn-matrix#W_k td[data-row="0"][data-col="0"] input');
+  const old = await wk.inputValue();
+  await wk.fill('3');
+  await page.waitForFunction(([tags, old]) => tags.every((t, i) => [...document.querySelector(t).shadowRoot
+    .querySelectorAll('attn-matrix')].map((m) => JSON.stringify(m.value?.data ?? null)).join('|') !== old[i]), [followers, before]);
+  // A removed follower no longer listens: moving it out and back re-subscribes it once.
+  const renders = await page.evaluate(async () => {
+    const el = document.querySelector('attn-compare-words');
+    const parent = el.parentNode;
+    const next = el.nextSibling;
+    let count = 0;
+    el.addEventListener('attn-rendered', () => { count++; });
+    el.remove();
+    document.getElementById('head').dispatchEvent(new CustomEvent('attn-change', { bubbles: true, composed: true }));
+    await new Promise((r) => setTimeout(r, 100));
+    const detached = count;
+    parent.insertBefore(el, next);
+    await new Promise((r) => setTimeout(r, 100));
+    count = 0;
+    document.getElementById('head').dispatchEvent(new CustomEvent('attn-change', { bubbles: true, composed: true }));
+    await new Promise((r) => setTimeout(r, 100));
+    return { detached, attached: count };
+  });
+  assert.deepEqual(renders, { detached: 0, attached: 1 });
+  await wk.fill(old);
+}));

@@ -8,7 +8,7 @@
 // k-bias, q-bias) and reports the largest weight change. state = { k_bias, q_bias, b_k, b_q }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, checkBool, err, followHead, linkedHead, matrixBlock, tableSwitch, vec } from './part-a.js';
+import { PartAWidget, checkBool, err, linkedHead, matrixBlock, tableSwitch, vec } from './part-a.js';
 
 const DEFAULT = { k_bias: true, q_bias: false, b_k: [1, -2], b_q: [1, 1] };
 
@@ -18,18 +18,6 @@ class AttnBias extends PartAWidget {
 
   #s = null;
   #ui = {};
-  #off = null;
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#off ??= followHead(this);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#off?.();
-    this.#off = null;
-  }
 
   get state() {
     const s = this.#s ?? DEFAULT;

@@ -8,7 +8,7 @@
 // Issue 6: each word's weights explain a clicked cell (explainTrace on its trace).
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, err, followHead, linkedHead, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { PartAWidget, err, linkedHead, matrixBlock, sub, tableSwitch } from './part-a.js';
 import { explainTraces } from './explain-trace.js';
 
 const WORD = /^[houy]{1,8}$/;
@@ -19,18 +19,6 @@ class AttnCompareWords extends PartAWidget {
 
   #s = null;
   #ui = {};
-  #off = null;
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#off ??= followHead(this);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#off?.();
-    this.#off = null;
-  }
 
   get state() {
     return { ...(this.#s ?? { a: this.getAttribute('a') || 'hou', b: this.getAttribute('b') || 'you' }) };

@@ -9,7 +9,7 @@
 // state = { receiver, source }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, err, followHead, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
+import { PartAWidget, err, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
 import { tex, texEscape } from '../tex.js';
 
 class AttnHeadProbe extends PartAWidget {
@@ -18,18 +18,6 @@ class AttnHeadProbe extends PartAWidget {
 
   #s = null;
   #ui = {};
-  #off = null;
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#off ??= followHead(this);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#off?.();
-    this.#off = null;
-  }
 
   get state() {
     return { ...(this.#s ?? { receiver: Number(this.getAttribute('receiver') ?? 2), source: Number(this.getAttribute('source') ?? 0) }) };

@@ -8,7 +8,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { PartAWidget, checkMatrix, err, followHead, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { PartAWidget, checkMatrix, err, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
 
 const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
 
@@ -18,18 +18,6 @@ class AttnValueChange extends PartAWidget {
 
   #w = null;
   #ui = {};
-  #off = null;
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#off ??= followHead(this);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#off?.();
-    this.#off = null;
-  }
 
   get state() {
     return { W_v: plain(this.#w ?? DEFAULT) };

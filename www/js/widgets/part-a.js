@@ -188,6 +188,19 @@ pre.code .changed { display: inline; width: auto; box-shadow: -4px 0 0 #fde68a, 
 export class PartAWidget extends AttnWidget {
   static css = PART_A_CSS;
 
+  // A part-A widget with a `for` attribute follows that <attn-head> while connected:
+  // it re-renders whenever the head changes (followHead; a no-op without `for`).
+  connectedCallback() {
+    super.connectedCallback();
+    this._unfollow ??= followHead(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._unfollow?.();
+    this._unfollow = null;
+  }
+
   build(root) {
     this._root = root;
   }
