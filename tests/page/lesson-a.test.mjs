@@ -240,3 +240,12 @@ test('the four widgets linked to the head follow it, and stop when removed', () 
   assert.deepEqual(renders, { detached: 0, attached: 1 });
   await wk.fill(old);
 }));
+
+test('a link to a widget state opens scrolled to that widget', () => withPage(async (page) => {
+  await page.waitForFunction(() => document.querySelector('attn-compare-words').state.a === 'uho');
+  // Give the page's last layout changes a frame, then the widget must be at the top.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const top = await page.locator('attn-compare-words').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 40, `the linked widget is at the top of the window, not ${top}px away`);
+  assert.ok(await page.evaluate(() => window.scrollY) > 1000, 'the page scrolled down to it');
+}, { hash: `#words=${encodeURIComponent(JSON.stringify({ a: 'uho', b: 'you' }))}` }));

@@ -5,12 +5,14 @@
 // and the widget keeps its defaults: a bad link never breaks the page.
 // The hash is data, never markup or code: it reaches widgets only through JSON.parse
 // and their `state` setters (which validate it), and notices are set as textContent.
+// Opening such a link scrolls to the first widget it restored, as an #anchor would.
 
 const MAX_VALUE = 8000; // characters per widget: a lesson state, not a payload
 const MALFORMED = Symbol('malformed %-escape');
 const bound = new Map(); // key -> element
 let onNotice = () => {};
 let writing = false;
+let revealed = false; // the page load's link has been scrolled to
 
 function readHash() {
   const out = new Map();
@@ -56,7 +58,10 @@ export function setUrlNotice(fn) {
 export function bindUrlState(el, key) {
   bound.set(key, el);
   const raw = readHash().get(key);
-  if (raw != null) restore(el, key, raw);
+  if (raw != null && restore(el, key, raw) && !revealed) {
+    revealed = true;
+    reveal(el);
+  }
   el.addEventListener('attn-change', () => {
     el.dataset.urlDirty = '1';
     writeHash();
@@ -75,16 +80,39 @@ function restore(el, key, raw) {
     }
     el.state = value;
     el.dataset.urlDirty = '1';
+    return true;
   } catch (err) {
     onNotice(key, String(err?.message ?? err));
+    return false;
   }
+}
+
+/** Scrolls `el` to the top once it has drawn, and again when the whole page is ready
+ *  (widgets above it may change height while they draw), unless the reader scrolled. */
+function reveal(el) {
+  let moved = false;
+  const stop = () => { moved = true; };
+  for (const type of ['wheel', 'touchmove', 'keydown']) addEventListener(type, stop, { once: true, passive: true });
+  const go = () => requestAnimationFrame(() => { if (!moved) el.scrollIntoView({ block: 'start' }); });
+  el.addEventListener('attn-rendered', go, { once: true });
+  const html = document.documentElement;
+  if (html.dataset.ready === 'true') return;
+  const watch = new MutationObserver(() => {
+    if (html.dataset.ready !== 'true') return;
+    watch.disconnect();
+    go();
+  });
+  watch.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
+  setTimeout(() => watch.disconnect(), 15000);
 }
 
 // Following a link to another state of the same page re-applies it.
 window.addEventListener('hashchange', () => {
   if (writing) return;
   const values = readHash();
+  let first = null;
   for (const [key, el] of bound) {
-    if (values.has(key)) restore(el, key, values.get(key));
+    if (values.has(key) && restore(el, key, values.get(key))) first ??= el;
   }
+  first?.scrollIntoView({ block: 'start' });
 });
