@@ -33,8 +33,7 @@ const CATALOGUE = [
     [], '{ t, c, len, block }', ''],
   ['attn-head', 'head', 's4', 'One self-attention head the learner edits: x, W_q, W_k, W_v in; q, k, v, scores, weights and out drawn as heatmaps. Click an output cell to see how it was computed.',
     [['weights', 'hou (the only built-in set)', 'hou'], ['scaled', 'true | false (divide scores by √d_k)', 'false'],
-      ['causal', 'true | false (causal mask)', 'true'], ['sequence', 'words separated by | (buttons to switch x), letters h, o, u, y', 'none'],
-      ['readonly', 'boolean: grids and switches not editable', 'absent']],
+      ['causal', 'true | false (causal mask)', 'true'], ['sequence', 'words separated by | (buttons to switch x), letters h, o, u, y', 'none']],
     '{ x, W_q, W_k, W_v, causal, scaled, tokens }', 'weights="hou" scaled="false"'],
   ['attn-head-probe', 'probe', 's4', 'One score computed two ways (x_i M x_jᵀ), and one output taken apart as weight × value rows.',
     [FOR, ['receiver', 'token index (query row)', '2'], ['source', 'token index (key column)', '0']],
@@ -67,6 +66,9 @@ const COMMON = [
   ['lang', 'en | zh', 'the page’s language'],
   ['theme', 'light | dark | auto (follows prefers-color-scheme)', 'light'],
   ['frameless', 'boolean: no border, padding or background', 'absent'],
+  ['readonly', 'boolean, on every lesson widget (not the GPT trainer): the numbers are shown but cannot be changed. '
+    + 'Inputs, switches, buttons and editable grids are locked; “Show as tables” and click-to-explain cells still work. '
+    + 'Removing it unlocks them live.', 'absent'],
 ];
 
 const h = (tag, attrs = {}, ...kids) => {
@@ -113,7 +115,9 @@ function card([tag, key, section, summary, attrs, state, example]) {
     h('p', { class: 'summary' }, summary),
     h('div', { class: 'ref-grid' },
       h('div', {},
-        attrs.length ? attrTable(attrs) : h('p', { class: 'muted' }, 'No attributes of its own; the common ones (lang, theme, frameless) apply.'),
+        attrs.length ? attrTable(attrs) : h('p', { class: 'muted' }, tag.startsWith('attn-gpt-')
+          ? 'No attributes of its own; lang, theme and frameless apply (readonly does not: it is not a lesson widget).'
+          : 'No attributes of its own; the common ones (lang, theme, frameless, readonly) apply.'),
         h('p', { class: 'facts' },
           h('span', {}, 'state / ', code('attn-change'), ' detail: ', code(state)), h('br'),
           h('span', {}, 'link form: ', urlForm))),

@@ -11,6 +11,17 @@
 // - Bad attributes or inputs render a clear inline message inside the widget
 //   (`showError`), never an exception in the host page.
 // - Language: the `lang` attribute if set, else the page's (i18n.js), live-switched.
+// - `readonly`: the numbers are shown, not changed. After every render (and when the
+//   attribute comes or goes) every input, select, textarea and button of the shadow
+//   root is disabled and every <attn-matrix editable> loses `editable`, except controls
+//   that only change how numbers are shown: mark those (or a wrapper) `data-view`,
+//   e.g. the "Show as tables" switch. Explainable cells still explain themselves.
+//   The lock marks what it changed (data-readonly-locked, data-readonly-editable) and
+//   undoes exactly that: a control the widget disabled itself stays disabled. Before
+//   each render it lifts its own disabling, so render() always sees and sets the
+//   widget's own `disabled` states; a widget that sets `editable` itself does so from
+//   `this.readonly` (as attn-head does). `static readonlyLock = false` opts a widget
+//   out; by default the GPT trainer's widgets (attn-gpt-*) do, not being lessons.
 //
 // A subclass implements:
 //   static tag, static attrs (its own observed attributes), static css (extra CSS)
@@ -36,10 +47,21 @@ function sheet(css) {
   return s;
 }
 
+// The readonly lock (see the top of this file).
+const CONTROLS = 'input, select, textarea, button';
+const LOCKED = 'data-readonly-locked'; // a control the lock disabled
+const GRID = 'data-readonly-editable'; // an <attn-matrix> the lock took `editable` from
+
 export class AttnWidget extends HTMLElement {
   static tag = '';
   static attrs = [];
   static css = '';
+  /** Whether `readonly` locks the widget's controls and grids. The GPT trainer's
+   *  widgets (attn-gpt-*) are not lessons and keep their own controls; any widget can
+   *  opt out with `static readonlyLock = false`. */
+  static get readonlyLock() {
+    return !String(this.tag).startsWith('attn-gpt-');
+  }
   static get observedAttributes() {
     return ['lang', 'readonly', 'theme', ...this.attrs];
   }
@@ -49,6 +71,7 @@ export class AttnWidget extends HTMLElement {
   #error;
   #pending = false;
   #offLang = null;
+  #lockUsed = false; // the lock has marked something: there may be marks to undo
 
   constructor() {
     super();
@@ -114,14 +137,52 @@ export class AttnWidget extends HTMLElement {
     this.#pending = true;
     setTimeout(() => {
       this.#pending = false;
+      this.#unlockControls(); // render() sees (and sets) the widget's own disabled states
       try {
         this.clearError(); // a corrected attribute takes its old message away
         this.render(this.core);
       } catch (err) {
         this.showError(message(err));
       }
+      this.#applyReadonly();
       this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
     }, 0);
+  }
+
+  /** Enables again the controls the readonly lock disabled (and only those). */
+  #unlockControls() {
+    if (!this.#lockUsed) return;
+    for (const el of this.shadowRoot.querySelectorAll(`[${LOCKED}]`)) {
+      el.removeAttribute(LOCKED);
+      el.disabled = false;
+    }
+  }
+
+  /** readonly: disables every control but the [data-view] ones and makes every grid
+   *  read-only, marking what it changed; without it, gives the grids back. Explainable
+   *  cells keep working: explaining a number is viewing it. */
+  #applyReadonly() {
+    const root = this.shadowRoot;
+    if (this.readonly && this.constructor.readonlyLock) {
+      this.#lockUsed = true;
+      for (const el of root.querySelectorAll(CONTROLS)) {
+        if (el.disabled || el.closest('[data-view]')) continue;
+        el.setAttribute(LOCKED, '');
+        el.disabled = true;
+      }
+      for (const grid of root.querySelectorAll('attn-matrix[editable]')) {
+        if (grid.closest('[data-view]')) continue;
+        grid.setAttribute(GRID, '');
+        grid.removeAttribute('editable');
+      }
+    } else if (this.#lockUsed) {
+      this.#unlockControls();
+      for (const grid of root.querySelectorAll(`attn-matrix[${GRID}]`)) {
+        grid.removeAttribute(GRID);
+        grid.setAttribute('editable', '');
+      }
+      this.#lockUsed = false;
+    }
   }
 
   /** Tells the host the learner changed something: detail = the new state. */

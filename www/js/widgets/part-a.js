@@ -67,9 +67,10 @@ function drawTable(table, value, rowLabels, colLabels, label) {
   table.replaceChildren(h('thead', {}, head), h('tbody', {}, ...body));
 }
 
-/** The "show as tables" switch every part-A widget carries. */
+/** The "show as tables" switch every part-A widget carries. It changes only how the
+ *  numbers are shown, so `readonly` leaves it working (data-view, widget-base.js). */
 export function tableSwitch(widget, body) {
-  const button = h('button', { type: 'button', class: 'tables', 'aria-pressed': 'false' });
+  const button = h('button', { type: 'button', class: 'tables', 'aria-pressed': 'false', 'data-view': '' });
   button.addEventListener('click', () => {
     const on = button.getAttribute('aria-pressed') !== 'true';
     button.setAttribute('aria-pressed', String(on));
