@@ -33,6 +33,27 @@ impl fmt::Display for NumberError {
 
 impl std::error::Error for NumberError {}
 
+impl NumberError {
+    /// A stable name for the page's string tables (`err.<code>`), so the message can
+    /// be said in the learner's language; `text()` is its one parameter.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NumberError::Empty => "number.empty",
+            NumberError::NotANumber(_) => "number.not_a_number",
+            NumberError::NotFinite(_) => "number.not_finite",
+            NumberError::DivisionByZero => "number.division_by_zero",
+        }
+    }
+
+    /// The (shortened) text the learner typed, where the message quotes it.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            NumberError::NotANumber(t) | NumberError::NotFinite(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// Longest text accepted: a cell, not a document.
 const MAX_LEN: usize = 64;
 

@@ -153,7 +153,13 @@ proptest! {
     fn parse_number_never_panics(text in ".{0,80}") {
         match parse_number(&text) {
             Ok(v) => prop_assert!(v.is_finite() && v.abs() <= 1e300, "{text:?} -> {v}"),
-            Err(e) => prop_assert!(!e.to_string().is_empty()),
+            Err(e) => {
+                // The page translates by code and quotes `text()`: both must fit the message.
+                prop_assert!(e.code().starts_with("number."));
+                if let Some(t) = e.text() {
+                    prop_assert!(e.to_string().contains(t), "{e} lacks {t:?}");
+                }
+            }
         }
     }
 

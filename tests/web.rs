@@ -97,20 +97,34 @@ fn typed_cells_parse_in_rust_and_bad_text_changes_nothing() {
     let same = read(lab.compute().map_err(JsValue::from).unwrap());
     assert_eq!(same.out.data, before.out.data);
     // W_v changes out, not weights.
-    assert_eq!(
-        lab.set_cell("W_v", 0, 0, "1/2")
-            .map_err(JsValue::from)
-            .unwrap(),
-        0.5
-    );
+    assert_eq!(lab.set_cell("W_v", 0, 0, "1/2").unwrap(), 0.5);
     let after = read(lab.compute().map_err(JsValue::from).unwrap());
     assert_eq!(after.weights.data, before.weights.data);
     assert_ne!(after.out.data, before.out.data);
-    assert_eq!(
-        parse_number_js("−1e-3").map_err(JsValue::from).unwrap(),
-        -1e-3
-    );
+    assert_eq!(parse_number_js("−1e-3").unwrap(), -1e-3);
     assert!(parse_number_js("NaN").is_err());
+    // Errors carry a code and the typed text for the page's string tables.
+    let get = |e: &JsValue, k: &str| js_sys::Reflect::get(e, &k.into()).unwrap();
+    let e = parse_number_js("abc").unwrap_err();
+    assert_eq!(
+        get(&e, "code").as_string().as_deref(),
+        Some("number.not_a_number")
+    );
+    assert_eq!(
+        get(&get(&e, "params"), "text").as_string().as_deref(),
+        Some("abc")
+    );
+    let message = get(&e, "message").as_string().unwrap();
+    assert!(message.contains("“abc” is not a number"), "{message}");
+    let e = lab.set_cell("W_v", 0, 0, "1e400").unwrap_err();
+    assert_eq!(
+        get(&e, "code").as_string().as_deref(),
+        Some("number.not_finite")
+    );
+    for (text, code) in [("", "number.empty"), ("1/0", "number.division_by_zero")] {
+        let e = parse_number_js(text).unwrap_err();
+        assert_eq!(get(&e, "code").as_string().as_deref(), Some(code));
+    }
 }
 
 #[wasm_bindgen_test]

@@ -120,10 +120,24 @@ fn matrix_within(
     Matrix::from_vec(rows, cols, data).map_err(|e| JsError::new(&format!("{name}: {e}")))
 }
 
+/// A JS `Error` with the English message and, for the page's string tables,
+/// `code` ("number.not_a_number", …) and `params` ({ text }), so that the page can
+/// say it in the learner's language.
+fn number_error(e: &crate::parse::NumberError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let params = js_sys::Object::new();
+    if let Some(text) = e.text() {
+        let _ = js_sys::Reflect::set(&params, &"text".into(), &text.into());
+    }
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    let _ = js_sys::Reflect::set(&err, &"params".into(), &params);
+    err.into()
+}
+
 /// Parses one typed cell: `2`, `-0.5`, `1e-3`, `1/3`. Errors say what to type.
 #[wasm_bindgen(js_name = parseNumber)]
-pub fn parse_number_js(text: &str) -> Result<f64, JsError> {
-    parse_number(text).map_err(|e| JsError::new(&e.to_string()))
+pub fn parse_number_js(text: &str) -> Result<f64, JsValue> {
+    parse_number(text).map_err(|e| number_error(&e))
 }
 
 /// One attention head the page edits: x (T, C), W_q, W_k, W_v (d, C), flags.
@@ -178,14 +192,15 @@ impl HeadLab {
         row: usize,
         col: usize,
         text: &str,
-    ) -> Result<f64, JsError> {
-        let value = parse_number(text).map_err(|e| JsError::new(&e.to_string()))?;
+    ) -> Result<f64, JsValue> {
+        let value = parse_number(text).map_err(|e| number_error(&e))?;
         let m = self.slot(name)?;
         if row >= m.rows || col >= m.cols {
             return Err(JsError::new(&format!(
                 "{name} is {}×{}: there is no cell ({row}, {col})",
                 m.rows, m.cols
-            )));
+            ))
+            .into());
         }
         m.set(row, col, value);
         Ok(value)

@@ -61,6 +61,18 @@ export function t(key, vars = {}, language = lang) {
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
 }
 
+/**
+ * The text of an error in `language`: errors from the core that carry a `code`
+ * (e.g. "number.not_a_number", with `params` such as { text }) are said from the
+ * string table `err.<code>`; any other error is its own message (English).
+ */
+export function errorText(err, language = lang) {
+  const key = typeof err?.code === 'string' ? `err.${err.code}` : null;
+  const table = STRINGS[language] ?? STRINGS.en;
+  if (key && (table[key] ?? STRINGS.en[key])) return t(key, err.params ?? {}, language);
+  return String(err?.message ?? err).replace(/\.$/, '');
+}
+
 /** Fills every data-i18n* element under `root` and the document's lang/title. */
 export function applyI18n(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);

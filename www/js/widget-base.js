@@ -33,7 +33,7 @@
 //   get state() / set state(s)   its serialisable state (for events and URL state)
 
 import { loadCore } from './wasm.js';
-import { getLang, onLangChange, t } from './i18n.js';
+import { errorText, getLang, onLangChange, t } from './i18n.js';
 import { BASE_CSS } from './widget-css.js';
 
 const sheets = new Map();
@@ -221,9 +221,10 @@ export class AttnWidget extends HTMLElement {
   set state(_) {}
 }
 
-/** The text of an error thrown by wasm (JsError), JS or anything else. */
-export function message(err) {
-  return String(err?.message ?? err).replace(/\.$/, '');
+/** The text of an error thrown by wasm (JsError), JS or anything else; errors with a
+ *  `code` (the core's number parser) are said in `lang` (default: the page's). */
+export function message(err, lang) {
+  return errorText(err, lang ?? getLang());
 }
 
 /** Registers a widget class; loading the module twice is harmless. */

@@ -23,6 +23,11 @@ export default {
   computeFailed: '{msg}. The matrices below still show the last valid result.',
   fullyMasked: 'Rows {rows}: every key is masked, so these rows have no weights (shown as 0).',
   invalidPrefix: '',
+  // Errors from the core's number parser, by code (errorText in i18n.js).
+  'err.number.empty': 'empty cell: type a number such as 0, -1.5 or 1/3',
+  'err.number.not_a_number': '“{text}” is not a number: type digits such as 2, -0.5, 1e-3 or 1/3',
+  'err.number.not_finite': '“{text}” is too large (or not finite): use a value between -1e300 and 1e300',
+  'err.number.division_by_zero': 'a fraction cannot have 0 below the line',
   stage1: 'Inputs',
   stage1Note: 'Token vectors x and the three weight matrices of the head. W matrices use the nn.Linear layout (d, C): row i produces column i of q, k or v.',
   stage2: 'Queries, keys and values',

@@ -49,9 +49,11 @@ class AttnBias extends PartAWidget {
         try {
           const v = field.value.split(',').map((p) => p.trim()).filter(Boolean).map((p) => this.core.parseNumber(p));
           field.removeAttribute('aria-invalid');
+          field.title = '';
           this.#update((s) => { s[`b_${key}`] = v; });
-        } catch {
+        } catch (e) {
           field.setAttribute('aria-invalid', 'true');
+          field.title = message(e, this.language); // why, on hover (the last valid bias stays)
         }
       });
       const p = { box, field, text: h('span'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }),

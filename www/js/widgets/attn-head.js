@@ -344,7 +344,8 @@ class AttnHead extends AttnWidget {
     try {
       this.#lab.setCell(name, row, col, text);
     } catch (err) {
-      el.setCellError(row, col, this.t('invalidPrefix') + message(err));
+      // Number errors come with a code and are said in the widget's language.
+      el.setCellError(row, col, err?.code ? message(err, this.language) : this.t('invalidPrefix') + message(err));
       return;
     }
     el.clearCellError(row, col);

@@ -58,7 +58,7 @@ class AttnNormalize extends PartAWidget {
     try {
       v = this.core.parseNumber(text);
     } catch (error) {
-      m.setCellError(row, col, message(error));
+      m.setCellError(row, col, message(error, this.language));
       return;
     }
     m.clearCellError(row, col);

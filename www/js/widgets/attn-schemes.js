@@ -102,7 +102,7 @@ class AttnSchemes extends PartAWidget {
     try {
       v = this.core.parseNumber(text);
     } catch (error) {
-      m.setCellError(row, col, message(error));
+      m.setCellError(row, col, message(error, this.language));
       return;
     }
     m.clearCellError(row, col);

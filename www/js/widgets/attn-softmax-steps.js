@@ -79,9 +79,9 @@ class AttnSoftmaxSteps extends PartAWidget {
       v = this.core.parseNumber(input.value);
     } catch (e) {
       input.setAttribute('aria-invalid', 'true');
-      input.title = message(e);
+      input.title = message(e, this.language);
       this.#ui.msg.className = 'msg bad';
-      this.#ui.msg.textContent = message(e);
+      this.#ui.msg.textContent = message(e, this.language);
       return;
     }
     input.removeAttribute('aria-invalid');

@@ -66,7 +66,7 @@ class AttnSumNorm extends PartAWidget {
       if (parts.length < 1 || parts.length > 8) throw new Error(this.t('a.sum.count'));
       this.#scores = parts.map((p) => this.core.parseNumber(p));
     } catch (e) {
-      this.#ui.inputMsg.textContent = message(e);
+      this.#ui.inputMsg.textContent = message(e, this.language);
       this.#ui.inputMsg.hidden = false;
       return;
     }

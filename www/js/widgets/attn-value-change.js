@@ -55,7 +55,7 @@ class AttnValueChange extends PartAWidget {
     try {
       v = this.core.parseNumber(text);
     } catch (error) {
-      m.setCellError(row, col, message(error));
+      m.setCellError(row, col, message(error, this.language));
       return;
     }
     m.clearCellError(row, col);

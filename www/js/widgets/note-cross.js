@@ -105,7 +105,7 @@ class NoteCross extends AttnWidget {
       this.refresh();
       this.emitChange();
     } catch (e) {
-      el.setCellError(row, col, this.language === 'en' ? message(e) : this.t('b.pr.notNumber'));
+      el.setCellError(row, col, message(e, this.language));
     }
   }
 
