@@ -311,7 +311,14 @@ test('a bad attribute shows an inline message in the widget, never a page error'
       add('<attn-bigram-split id="bad-split" vocab="-3"></attn-bigram-split>');
       add('<attn-position id="bad-pos" a="xyz"></attn-position>');
       add('<attn-compare-words id="bad-words" a="zzz"></attn-compare-words>');
+      add('<attn-head id="bad-head" weights="gpt2"></attn-head>');
     });
+    // A head with an unknown name from the start says so and draws the built-in head,
+    // not empty cards.
+    await page.waitForFunction(() => window.__drawn.has(document.getElementById('bad-head')));
+    assert.match(await inlineError(page, '#bad-head'), /gpt2/);
+    assert.equal(await page.locator('#bad-head attn-matrix#weights td[data-row="2"][data-col="0"]').textContent(), '0.80');
+    await page.locator('#bad-head').evaluate((el) => el.remove());
     await page.waitForFunction(() => ['bad-sum', 'bad-split', 'bad-pos', 'bad-words'].every((id) => window.__drawn.has(document.getElementById(id))));
     assert.match(await inlineError(page, '#bad-sum'), /expected 1 to 8 comma-separated numbers/);
     assert.ok(await inlineError(page, '#bad-split'), 'vocab="-3" explained inline');

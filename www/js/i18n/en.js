@@ -75,7 +75,7 @@ export default {
   'a.asTables': 'Show as tables',
   'a.head.scaled': 'Scale by 1/√dₖ',
   'a.head.sequence': 'Sequence',
-  'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in.',
+  'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in, so that is what is shown.',
   "subtitle": "Run scaled dot-product self-attention by hand: every number below is computed by Rust compiled to WebAssembly, and almost every number can be edited.",
   "pageTitle": "Attention Playground — self-attention, step by step",
   "s1.lead": "A bigram model guesses the next character from the current character and nothing else. Give it three words that end in the same letter: it has no way to tell them apart.",

@@ -72,7 +72,7 @@ export default {
   'a.asTables': '以表格显示',
   'a.head.scaled': '按 1/√dₖ 缩放',
   'a.head.sequence': '序列',
-  'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”。',
+  'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”，下面显示的就是它。',
   "subtitle": "亲手运行缩放点积自注意力：下面每个数字都由编译成 WebAssembly 的 Rust 计算，几乎每个数字都可以修改。",
   "pageTitle": "注意力游乐场 — 一步步理解自注意力",
   "s1.lead": "二元（bigram）模型只凭当前这一个字符猜下一个字符。给它三个以同一字母结尾的词，它根本分不出来。",

@@ -180,7 +180,8 @@ class AttnHead extends AttnWidget {
   render() {
     this.#make();
     const weights = this.getAttribute('weights');
-    if (weights && weights !== 'hou') throw new Error(this.t('a.head.badWeights', { w: weights }));
+    // An unknown name is said, and the built-in head is drawn: never empty cards.
+    const unknown = weights && weights !== 'hou';
     const key = ['weights', 'scaled', 'causal'].map((a) => this.getAttribute(a)).join('|');
     if (!this.#lab || key !== this.#attrKey || this.#pending) {
       this.#attrKey = key;
@@ -198,6 +199,7 @@ class AttnHead extends AttnWidget {
     }
     this.#drawText();
     this.#redraw(false);
+    if (unknown) this.showError(this.t('a.head.badWeights', { w: weights }));
   }
 
   #drawText() {
