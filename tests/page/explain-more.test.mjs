@@ -123,3 +123,21 @@ test('note 6: at d_k = 512 a weight is a softmax over scores made of 512 product
   assert.equal(await widget.locator('attn-matrix[explainable]').count(), 1);
   await widget.locator('button[data-dk="16"]').click();
 });
+
+test('§3 biases: a score with a k-bias is q·(k + b_k), explained in its own panel', async () => {
+  const widget = page.locator('attn-bias').first();
+  await widget.locator('input.toggle-k').check();
+  await page.waitForFunction(() => document.querySelector('attn-bias').state.k_bias === true);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+  const s = await explain('attn-bias', '.k-panel attn-matrix[label="scores"]', 2, 0);
+  assert.equal(s.ex.op, 'dot');
+  assert.equal(s.ex.kind, 'scores');
+  const base = await explain('attn-bias', '.panel:first-child attn-matrix[label="scores"]', 2, 0);
+  assert.notEqual(s.ex.value, base.ex.value, 'the bias moved the score');
+  const w = await explain('attn-bias', '.k-panel attn-matrix[label="weights"]', 2, 0);
+  assert.equal(w.ex.op, 'softmax');
+  assert.deepEqual(w.outlined.map((o) => o.split(':').slice(1).join(':')),
+    ['scores:2,0', 'scores:2,1', 'scores:2,2'], 'the row of biased scores beside it, in the k panel only');
+  assert.ok(w.outlined.every((o) => o.startsWith('1:')), `only the k panel's grids: ${w.outlined}`);
+  await widget.locator('input.toggle-k').uncheck();
+});

@@ -8,6 +8,7 @@
 // k-bias, q-bias) and reports the largest weight change. state = { k_bias, q_bias, b_k, b_q }.
 
 import { define, h, message } from '../widget-base.js';
+import { explainTraces } from './explain-trace.js';
 import { PartAWidget, checkBool, err, linkedHead, matrixBlock, tableSwitch, vec } from './part-a.js';
 
 const DEFAULT = { k_bias: true, q_bias: false, b_k: [1, -2], b_q: [1, 1] };
@@ -58,17 +59,29 @@ class AttnBias extends PartAWidget {
       });
       const p = { box, field, text: h('span'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }),
         verdict: h('p', { class: 'msg', role: 'status' }), title: h('h4') };
-      p.el = h('div', { class: `panel ${key}-panel` }, p.title, h('div', { class: 'controls' }, h('label', {}, box, p.text), field),
+      p.el = h('div', { class: `panel ${key}-panel`, 'data-explain-scope': '' }, p.title, h('div', { class: 'controls' }, h('label', {}, box, p.text), field),
         h('div', { class: 'row' }, p.scores.el, p.weights.el), p.verdict);
       return p;
     };
     ui.base = { title: h('h4'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }) };
-    ui.base.el = h('div', { class: 'panel' }, ui.base.title, h('div', { class: 'row' }, ui.base.scores.el, ui.base.weights.el));
+    ui.base.el = h('div', { class: 'panel', 'data-explain-scope': '' }, ui.base.title, h('div', { class: 'row' }, ui.base.scores.el, ui.base.weights.el));
     ui.k = side('k');
     ui.q = side('q');
     ui.tables = tableSwitch(this, root);
     ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
-    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.msg, h('div', { class: 'grid' }, ui.base.el, ui.k.el, ui.q.el));
+    // Issue 6: every scores and weights grid explains a clicked cell from its own run
+    // (explainTrace: the biased q or k is what the dot product reads).
+    const runs = { base: (r) => r.base, k: (r) => r.k_bias.trace, q: (r) => r.q_bias.trace };
+    // The scores grids draw the masked scores a weight is the softmax of.
+    for (const b of ['base', 'k', 'q']) ui[b].scores.matrix.setAttribute('matrix', 'masked_scores');
+    const blockOf = (grid) => ['base', 'k', 'q'].find((b) => [ui[b].scores.matrix, ui[b].weights.matrix].includes(grid));
+    ui.explain = explainTraces(this, {
+      grids: ['base', 'k', 'q'].flatMap((b) => [ui[b].scores.matrix, ui[b].weights.matrix]),
+      source: (grid) => this.run && { trace: runs[blockOf(grid)](this.run), causal: this.runCausal, tokens: this.runTokens },
+      key: () => JSON.stringify([this.state, linkedHead(this)]),
+    });
+    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.msg, h('div', { class: 'grid' }, ui.base.el, ui.k.el, ui.q.el),
+      ui.explain.panel);
   }
 
   #draw(block, trace, tokens, which) {
@@ -87,9 +100,11 @@ class AttnBias extends PartAWidget {
     ui.tables.label();
     ui.base.title.textContent = this.t('a.bias.base');
     const zeros = (v) => v.map(() => 0);
+    ui.explain.sync();
     let r;
     try {
       r = core.biasEffect(head, new Float64Array(s.q_bias ? s.b_q : zeros(s.b_q)), new Float64Array(s.k_bias ? s.b_k : zeros(s.b_k)));
+      [this.run, this.runCausal, this.runTokens] = [r, head.causal ?? true, tokens];
     } catch (e) {
       ui.msg.textContent = message(e);
       ui.msg.hidden = false;

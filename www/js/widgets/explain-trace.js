@@ -14,7 +14,9 @@
 //
 // The kind explained is the grid's `matrix` attribute, else its label: "scores",
 // "masked_scores", "weights" or "out". A drawn score that is −∞ is explained as
-// masked. Where one widget draws two heads, wrap each head's grids in an element
+// masked, any other drawn score as its dot product; name a grid that draws the
+// masked scores `matrix="masked_scores"` so that a weight outlines its row there.
+// Where one widget draws two heads, wrap each head's grids in an element
 // with `data-explain-scope` so that outlines stay within that head.
 
 import { h, message } from '../widget-base.js';
@@ -34,7 +36,8 @@ export function explainTraces(widget, { grids, source, key, tokens }) {
     if (!KINDS.includes(name)) return null;
     const v = grid.value;
     const minusInf = v?.data[row * v.cols + col] === -Infinity;
-    return name === 'scores' && minusInf ? 'masked_scores' : name;
+    if (name === 'scores' || name === 'masked_scores') return minusInf ? 'masked_scores' : 'scores';
+    return name;
   };
 
   widget.shadowRoot.addEventListener('cell-explain', (e) => {
