@@ -11,7 +11,7 @@ use crate::tensor::softmax_row;
 pub(crate) type Operand = (f64, SourceCell);
 
 /// Which of n items to list: all when n ≤ max_terms, else `keep` (always) and
-/// the largest |size| (ties to the lower index), in index order.
+/// the largest nonzero |size| (ties to the lower index), in index order.
 fn listed(size: &[f64], max_terms: usize, keep: Option<usize>) -> Vec<bool> {
     let n = size.len();
     if n <= max_terms {
@@ -29,7 +29,8 @@ fn listed(size: &[f64], max_terms: usize, keep: Option<usize>) -> Vec<bool> {
         if count >= max_terms {
             break;
         }
-        if !out[i] {
+        // Exact zeros (a masked key's e^−∞, a 0 product) add nothing: they go to the rest.
+        if !out[i] && size[i] != 0.0 {
             out[i] = true;
             count += 1;
         }

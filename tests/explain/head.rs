@@ -259,3 +259,36 @@ fn bad_cells_and_kinds_are_errors_not_panics() {
         Err(ExplainError::Shape(_))
     ));
 }
+
+/// A long causal row lists the keys a query can read; the masked ones (e^−∞ = 0)
+/// go to the rest instead of taking places in the list.
+#[test]
+fn a_long_masked_row_lists_the_visible_keys() {
+    let mut rng = Rng::new(77);
+    let (t_len, d) = (13, 4);
+    let q = rng.matrix(t_len, d, 1.0);
+    let k = rng.matrix(t_len, d, 1.0);
+    let v = rng.matrix(t_len, d, 1.0);
+    let mask = causal_mask(t_len, t_len);
+    let view = HeadView {
+        q: &q,
+        k: &k,
+        v: &v,
+        mask: &mask,
+        scale: 0.5,
+        projections: None,
+    };
+    let e = explain_attention_cell(&view, Cell::new(Kind::Weight, 5, 1), 8).unwrap();
+    let Body::Softmax(s) = &e.body else {
+        panic!("{e:?}")
+    };
+    let cols: Vec<usize> = s.terms.iter().map(|t| t.src.col).collect();
+    assert_eq!(
+        cols,
+        vec![0, 1, 2, 3, 4, 5],
+        "the six visible keys, none masked"
+    );
+    let rest = s.rest.as_ref().expect("the masked keys");
+    assert_eq!((rest.count, rest.exp_sum), (7, 0.0));
+    assert!((s.numerator / s.denominator - e.value).abs() < 1e-12);
+}
