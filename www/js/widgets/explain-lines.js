@@ -120,7 +120,8 @@ function softmax(w, ex) {
   const result = () => [' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction)];
   if (finite) {
     w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', e(target.score), ' / (', list((x) => e(x.score)),
-      ex.rest ? [' + ', w.t('c.moreKeys', { n: ex.rest.count })] : null, ')');
+      // A rest that adds nothing is the masked keys (e^−∞ = 0): say so.
+      ex.rest ? [' + ', w.t(ex.rest.exp_sum === 0 ? 'c.maskedKeys' : 'c.moreKeys', { n: ex.rest.count })] : null, ')');
     w.more(num(ex.numerator), ' / (', list((x) => num(x.exp)), w.rest(ex.rest, 'c.more', ex.rest?.exp_sum), ')');
     w.more(num(ex.numerator), ' / ', num(ex.denominator), result());
   }
