@@ -141,3 +141,24 @@ test('§3 biases: a score with a k-bias is q·(k + b_k), explained in its own pa
   assert.ok(w.outlined.every((o) => o.startsWith('1:')), `only the k panel's grids: ${w.outlined}`);
   await widget.locator('input.toggle-k').uncheck();
 });
+
+test('a panel never outlives its numbers: a new state or the table view closes it', async () => {
+  const closed = (tag) => page.waitForFunction((t) => !document.querySelector(t).shadowRoot.querySelector('attn-explain').open, tag);
+  // Note 4: explaining a decoder weight, then switching to the encoder.
+  await explain('attn-note-encoder', 'attn-matrix[label="weights"]', 2, 0);
+  await page.locator('attn-note-encoder').first().locator('button').nth(1).click();
+  await closed('attn-note-encoder');
+  await page.locator('attn-note-encoder').first().locator('button').nth(0).click();
+  // A new W_v: the value-change panel closes.
+  await explain('attn-value-change', 'attn-matrix[label="out"]', 1, 0);
+  const cell = page.locator('attn-value-change attn-matrix[label="W_v"] td[data-row="0"][data-col="0"] input');
+  const old = await cell.inputValue();
+  await cell.fill('7');
+  await closed('attn-value-change');
+  await cell.fill(old);
+  // "Show as tables" replaces the grids the panel outlines: it closes too.
+  await explain('attn-value-change', 'attn-matrix[label="out"]', 1, 0);
+  await page.locator('attn-value-change button.tables').click();
+  await closed('attn-value-change');
+  await page.locator('attn-value-change button.tables').click();
+});

@@ -176,9 +176,9 @@ test('with both heatmaps, an explained weight outlines its row of scores; a scor
   await weight.click();
   await explained('weights', 5, 1);
   assert.deepEqual(await outlined(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
-    .map((c) => `L2 H3 scores:5,${c}`), 'the whole row of scores (13 keys), masked future included');
+    .map((c) => `L2 H3 q·k/√hs:5,${c}`), 'the whole row of scores (13 keys), masked future included');
   const ex = await panel.evaluate((el) => el.explanation);
-  const scores = await inspect.locator('attn-matrix[label="L2 H3 scores"]').evaluate((m) => m.value.data.slice(5 * 13, 6 * 13));
+  const scores = await inspect.locator('attn-matrix[label="L2 H3 q·k/√hs"]').evaluate((m) => m.value.data.slice(5 * 13, 6 * 13));
   assert.ok(ex.terms.length >= 6, 'the six visible keys are listed');
   for (const term of ex.terms) {
     assert.equal(term.score.toFixed(4), scores[term.src.col].toFixed(4), `the softmax reads the drawn score of key ${term.src.col}`);
@@ -187,7 +187,7 @@ test('with both heatmaps, an explained weight outlines its row of scores; a scor
 
   // A score: q·k/√16, a 16-term dot product summarised as the 8 largest terms and the rest.
   await panel.evaluate((el) => el.close());
-  const score = inspect.locator('attn-matrix[label="L2 H3 scores"] td[data-row="5"][data-col="1"]');
+  const score = inspect.locator('attn-matrix[label="L2 H3 q·k/√hs"] td[data-row="5"][data-col="1"]');
   await score.click();
   await explained('scores', 5, 1);
   const dot = await panel.evaluate((el) => el.explanation);
@@ -202,7 +202,7 @@ test('with both heatmaps, an explained weight outlines its row of scores; a scor
 
   // A masked score says why it is −∞.
   await panel.evaluate((el) => el.close());
-  await inspect.locator('attn-matrix[label="L2 H3 scores"] td[data-row="1"][data-col="4"]').click();
+  await inspect.locator('attn-matrix[label="L2 H3 q·k/√hs"] td[data-row="1"][data-col="4"]').click();
   await explained('masked_scores', 1, 4);
   assert.equal(await panel.evaluate((el) => el.explanation.op), 'masked');
   await assertClean(page);

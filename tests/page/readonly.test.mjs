@@ -70,11 +70,19 @@ const snapshot = (page, tags) => page.evaluate((tags) => Object.fromEntries(tags
 })), tags);
 
 /** Per tag: what readonly should have left usable (nothing but [data-view] controls). */
+// Widgets nested inside a widget (note 6's <attn-variance>) count as part of it.
 const usable = (page, tags) => page.evaluate((tags) => Object.fromEntries(tags.map((tag) => {
-  const root = document.querySelector(tag).shadowRoot;
-  const controls = [...root.querySelectorAll('input, select, textarea, button')]
+  const roots = [];
+  const walk = (root) => {
+    roots.push(root);
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot && el.constructor.observedAttributes?.includes('readonly')) walk(el.shadowRoot);
+    }
+  };
+  walk(document.querySelector(tag).shadowRoot);
+  const controls = roots.flatMap((root) => [...root.querySelectorAll('input, select, textarea, button')])
     .filter((c) => !c.disabled && !c.closest('[data-view]')).map((c) => c.outerHTML.slice(0, 80));
-  const grids = [...root.querySelectorAll('attn-matrix')]
+  const grids = roots.flatMap((root) => [...root.querySelectorAll('attn-matrix')])
     .filter((m) => m.hasAttribute('editable') || m.shadowRoot?.querySelector('input')).map((m) => m.getAttribute('label'));
   return [tag, { controls, grids }];
 })), tags);

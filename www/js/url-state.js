@@ -92,7 +92,7 @@ function restore(el, key, raw) {
 function reveal(el) {
   let moved = false;
   const stop = () => { moved = true; };
-  for (const type of ['wheel', 'touchmove', 'keydown']) addEventListener(type, stop, { once: true, passive: true });
+  for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) addEventListener(type, stop, { once: true, passive: true });
   const go = () => requestAnimationFrame(() => { if (!moved) el.scrollIntoView({ block: 'start' }); });
   el.addEventListener('attn-rendered', go, { once: true });
   const html = document.documentElement;

@@ -51,6 +51,7 @@ function sheet(css) {
 const CONTROLS = 'input, select, textarea, button';
 const LOCKED = 'data-readonly-locked'; // a control the lock disabled
 const GRID = 'data-readonly-editable'; // an <attn-matrix> the lock took `editable` from
+const NESTED = 'data-readonly-nested'; // a widget inside this one that the lock made readonly
 
 export class AttnWidget extends HTMLElement {
   static tag = '';
@@ -175,11 +176,21 @@ export class AttnWidget extends HTMLElement {
         grid.setAttribute(GRID, '');
         grid.removeAttribute('editable');
       }
+      // A widget inside this one (note 6's <attn-variance>) is locked by its own lock.
+      for (const inner of root.querySelectorAll('*')) {
+        if (!(inner instanceof AttnWidget) || inner.hasAttribute('readonly')) continue;
+        inner.setAttribute(NESTED, '');
+        inner.setAttribute('readonly', '');
+      }
     } else if (this.#lockUsed) {
       this.#unlockControls();
       for (const grid of root.querySelectorAll(`attn-matrix[${GRID}]`)) {
         grid.removeAttribute(GRID);
         grid.setAttribute('editable', '');
+      }
+      for (const inner of root.querySelectorAll(`[${NESTED}]`)) {
+        inner.removeAttribute(NESTED);
+        inner.removeAttribute('readonly');
       }
       this.#lockUsed = false;
     }

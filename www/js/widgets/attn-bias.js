@@ -120,7 +120,11 @@ class AttnBias extends PartAWidget {
       p.text.textContent = this.t(`a.bias.${key}Toggle`);
       p.box.checked = on;
       p.field.setAttribute('aria-label', `b_${key}`);
-      if (this.shadowRoot.activeElement !== p.field) p.field.value = s[`b_${key}`].join(', ');
+      if (this.shadowRoot.activeElement !== p.field) {
+        p.field.value = s[`b_${key}`].join(', ');
+        p.field.removeAttribute('aria-invalid'); // the valid value is back
+        p.field.title = '';
+      }
       this.#draw(p, res.trace, tokens);
       const changed = res.max_weight_change > 1e-12;
       p.verdict.className = `msg ${on ? (changed ? 'bad' : 'ok') : ''}`;

@@ -82,7 +82,7 @@ class AttnPosition extends PartAWidget {
       grids: ui.outs.map((o) => o.out.matrix),
       source: (grid) => {
         const side = this.run?.[grid === ui.outs[0].out.matrix ? 'a' : 'b'];
-        return side && { trace: side.trace, causal: this.state.causal, tokens: this.labelsOf(side.word) };
+        return side && { trace: side.trace, causal: this.run.causal, tokens: this.labelsOf(side.word) };
       },
       key: () => JSON.stringify(this.state),
     });
@@ -141,7 +141,7 @@ class AttnPosition extends PartAWidget {
     let r;
     try {
       r = core.compareOrders(s.a, s.b, s.positions, s.causal);
-      this.run = r;
+      this.run = { ...r, causal: s.causal }; // what is drawn, for explanations
     } catch (e) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = message(e);
@@ -152,7 +152,7 @@ class AttnPosition extends PartAWidget {
       const labels = this.labelsOf(side.word);
       o.title.textContent = `${i ? 'B' : 'A'} = ${side.word}`;
       o.x.set(side.x, labels, sub('c', side.x.cols));
-      o.out.set(side.trace.out, labels, sub('c', side.trace.out.cols));
+      o.out.set(side.trace.out, labels, sub('d', side.trace.out.cols));
       o.x.caption.textContent = this.t('a.pos.in');
       o.out.caption.textContent = this.t('a.pos.out');
     });

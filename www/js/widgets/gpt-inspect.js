@@ -60,6 +60,7 @@ class AttnGptInspect extends AttnWidget {
   #state = { prompt: '', tokens: [], heads: 0, probs: [], generated: '' };
   #view = 'weights';
   #last = null;
+  #drawn = 0; // bumped by every redraw of the heatmaps: an answer for older grids is dropped
 
   build(root) {
     const u = (this.ui = {});
@@ -162,11 +163,12 @@ class AttnGptInspect extends AttnWidget {
 
   #drawHeads(a) {
     this.#last = a;
+    this.#drawn++;
     const labels = a.tokens.map(showChar);
     const view = this.#view;
     const shape = `${a.layers.length}x${a.layers[0]?.length ?? 0}:${view}`;
     const grid = (l, hd, scores) => h('attn-matrix', {
-      palette: scores ? 'signed' : 'weights', label: `L${l + 1} H${hd + 1}${scores ? ' scores' : ''}`,
+      palette: scores ? 'signed' : 'weights', label: `L${l + 1} H${hd + 1}${scores ? ' q·k/√hs' : ''}`,
       matrix: scores ? 'masked_scores' : 'weights', explainable: '', 'data-l': l, 'data-h': hd,
       'data-kind': scores ? 'scores' : 'weights' });
     if (this.ui.layers.dataset.shape !== shape) {
@@ -193,6 +195,7 @@ class AttnGptInspect extends AttnWidget {
   /** Explains a clicked weight of the heatmap `grid` (its layer and head in data-l, data-h). */
   async explainCell(grid, { row, col } = {}) {
     const { prompt } = this.#state;
+    const generation = this.#drawn;
     if (!this.#info || !this.client || !prompt || grid?.dataset?.l == null) return;
     // A drawn score is a dot product, or −∞ where the mask hid the key.
     const drawn = grid.value;
@@ -202,7 +205,9 @@ class AttnGptInspect extends AttnWidget {
       const ex = await this.client.call('explain', {
         prompt, layer: Number(grid.dataset.l), head: Number(grid.dataset.h), kind, row, col,
       });
-      if (this.#info && prompt === this.#state.prompt) this.ui.explain.explanation = ex;
+      // Only if the clicked grid is still the one on screen (the view or prompt may
+      // have changed while the worker computed).
+      if (this.#info && generation === this.#drawn && grid.isConnected) this.ui.explain.explanation = ex;
       this.#error(null);
     } catch (err) {
       this.#error(err);

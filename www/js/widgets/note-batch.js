@@ -100,8 +100,9 @@ class NoteBatch extends AttnWidget {
     show(this.w0, r.before[0].weights, rows, rows);
     show(this.x1a, r.x_before[1], rows, ['c0', 'c1', 'c2', 'c3']);
     show(this.x1b, r.x_after[1], rows, ['c0', 'c1', 'c2', 'c3']);
-    show(this.o0a, r.before[0].out, rows, ['0', '1', '2', '3']);
-    show(this.o0b, r.after[0].out, rows, ['0', '1', '2', '3']);
+    const dims = ['d₀', 'd₁', 'd₂', 'd₃'];
+    show(this.o0a, r.before[0].out, rows, dims);
+    show(this.o0b, r.after[0].out, rows, dims);
     this.verdict.textContent = this.t(r.seq0_bit_identical ? 'b.batch.identical' : 'b.batch.notIdentical', {
       d0: err(r.seq0_max_change), d1: num(r.seq1_max_change, 4),
     });

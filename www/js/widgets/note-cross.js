@@ -132,7 +132,7 @@ class NoteCross extends AttnWidget {
     this.shape.textContent = this.t('b.cross.shape', { out: r.weights.rows, in: r.weights.cols });
     show(this.scores, r.scores, qNames, kNames);
     show(this.weights, r.weights, qNames, kNames);
-    show(this.out, r.out, qNames, ['0', '1']);
+    show(this.out, r.out, qNames, ['d₀', 'd₁']);
   }
 
   get state() {

@@ -76,7 +76,7 @@ class NoteEncoder extends AttnWidget {
     this.explainer.sync();
     const trace = this.#trace();
     show(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
-    show(this.out, trace.out, TOKENS, ['0', '1']);
+    show(this.out, trace.out, TOKENS, ['d₀', 'd₁']);
   }
 
   #trace() {

@@ -83,8 +83,8 @@ class NoteSpace extends AttnWidget {
     this.clearError();
     this.titleA.textContent = this.t('b.space.outOf', { w: r.a.word });
     this.titleB.textContent = this.t('b.space.outOf', { w: r.b.word });
-    show(this.outA, r.a.trace.out, [...r.a.word], ['0', '1']);
-    show(this.outB, r.b.trace.out, [...r.b.word], ['0', '1']);
+    show(this.outA, r.a.trace.out, [...r.a.word], ['d₀', 'd₁']);
+    show(this.outB, r.b.trace.out, [...r.b.word], ['d₀', 'd₁']);
     let key;
     if (r.permutation == null) key = 'b.space.notAnagram';
     else if (r.equivariance_max_err === 0 || r.equivariance_max_err < 1e-12) key = 'b.space.same';

@@ -75,6 +75,8 @@ export function tableSwitch(widget, body) {
     const on = button.getAttribute('aria-pressed') !== 'true';
     button.setAttribute('aria-pressed', String(on));
     body.classList.toggle('as-tables', on);
+    // An open explanation points at grids the tables replace: close it.
+    for (const panel of widget.shadowRoot.querySelectorAll('attn-explain')) if (panel.open) panel.explanation = null;
   });
   return {
     el: button,
