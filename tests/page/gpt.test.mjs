@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { launch } from './browser.mjs';
+import { assertClean, button, state, waitStatus, widgetText, withGpt as withGptPage } from './gpt-harness.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
@@ -28,40 +29,7 @@ after(async () => {
   await stop();
 });
 
-/** Opens the page at section 9, waits for a fresh model, runs `fn`, asserts a clean console. */
-async function withGpt(fn, options = {}) {
-  const { page, context, problems } = await openPage(browser, `${base}#s9`, options);
-  try {
-    const gpt = page.locator('attn-gpt-train');
-    await gpt.scrollIntoViewIfNeeded();
-    await waitStatus(page, 'idle');
-    await fn(page, gpt);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-}
-
-const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
-const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(
-  (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
-const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
-
-/** Every text the widget shows, through all its shadow roots. */
-const widgetText = (page) => page.locator('attn-gpt-train').evaluate((host) => {
-  const parts = [];
-  const walk = (root) => {
-    parts.push(root.textContent);
-    for (const el of root.querySelectorAll('*')) {
-      if (el.tagName === 'INPUT') parts.push(el.value);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(host.shadowRoot);
-  return parts.join('\n');
-});
-
-const assertClean = async (page) => assert.doesNotMatch(await widgetText(page), /NaN|undefined|null|Infinity/);
+const withGpt = (fn, options) => withGptPage(browser, base, fn, options);
 
 /** Trains until `steps` steps (and one more estimate) are done, then pauses. */
 async function trainFor(page, gpt, steps) {

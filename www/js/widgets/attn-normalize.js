@@ -7,7 +7,7 @@
 // without keepdim: without it the sums broadcast along the wrong axis. state = { a }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, checkMatrix, err, matrixBlock, num, plain, sub, tableSwitch, vec } from './part-a.js';
+import { PartAWidget, editedMatrix, checkMatrix, err, matrixBlock, num, plain, sub, tableSwitch, vec } from './part-a.js';
 
 const DEFAULT = { rows: 3, cols: 3, data: [1, 1, 0, 2, 1, 1, 3, 3, 2] };
 
@@ -52,19 +52,9 @@ class AttnNormalize extends PartAWidget {
   }
 
   #onEdit(e) {
-    const { row, col, text } = e.detail;
-    const m = this.#ui.a.matrix;
-    let v;
-    try {
-      v = this.core.parseNumber(text);
-    } catch (error) {
-      m.setCellError(row, col, message(error, this.language));
-      return;
-    }
-    m.clearCellError(row, col);
-    const a = plain(this.#a ?? DEFAULT);
-    a.data[row * a.cols + col] = v;
-    this.#a = a;
+    const next = editedMatrix(this, this.#ui.a.matrix, this.#a ?? DEFAULT, e.detail);
+    if (!next) return;
+    this.#a = next;
     this.refresh();
     this.emitChange();
   }

@@ -9,7 +9,7 @@
 // and the loop's cost at B, T. state = { x }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, checkMatrix, err, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { PartAWidget, editedMatrix, checkMatrix, err, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
 
 const DATA = {
   hou: { rows: 3, cols: 2, data: [2, 7, 6, 4, 6, 5] },
@@ -96,19 +96,9 @@ class AttnSchemes extends PartAWidget {
   }
 
   #onEdit(e) {
-    const { row, col, text } = e.detail;
-    const m = this.#ui.x.matrix;
-    let v;
-    try {
-      v = this.core.parseNumber(text);
-    } catch (error) {
-      m.setCellError(row, col, message(error, this.language));
-      return;
-    }
-    m.clearCellError(row, col);
-    const x = plain(this.#x ?? DATA.hou);
-    x.data[row * x.cols + col] = v;
-    this.#x = x;
+    const next = editedMatrix(this, this.#ui.x.matrix, this.#x ?? DATA.hou, e.detail);
+    if (!next) return;
+    this.#x = next;
     this.refresh();
     this.emitChange();
   }

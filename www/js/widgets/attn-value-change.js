@@ -8,7 +8,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { PartAWidget, checkMatrix, err, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { PartAWidget, editedMatrix, checkMatrix, err, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
 
 const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
 
@@ -49,19 +49,9 @@ class AttnValueChange extends PartAWidget {
   }
 
   #onEdit(e) {
-    const { row, col, text } = e.detail;
-    const m = this.#ui.w.matrix;
-    let v;
-    try {
-      v = this.core.parseNumber(text);
-    } catch (error) {
-      m.setCellError(row, col, message(error, this.language));
-      return;
-    }
-    m.clearCellError(row, col);
-    const w = plain(this.#w ?? DEFAULT);
-    w.data[row * w.cols + col] = v;
-    this.#w = w;
+    const next = editedMatrix(this, this.#ui.w.matrix, this.#w ?? DEFAULT, e.detail);
+    if (!next) return;
+    this.#w = next;
     this.refresh();
     this.emitChange();
   }

@@ -5,7 +5,7 @@
 
 import '../attn-matrix.js';
 import { formatCell } from '../format.js';
-import { AttnWidget, h } from '../widget-base.js';
+import { AttnWidget, h, message } from '../widget-base.js';
 import { adoptTex } from '../tex.js';
 
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
@@ -128,6 +128,24 @@ export function checkBool(v, name) {
 
 /** A plain copy of a wasm matrix (typed arrays become arrays) for `state`. */
 export const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
+
+/**
+ * A cell typed into `grid` (its cell-edit detail), parsed by the core: a copy of `m`
+ * with that cell set, or null after marking the cell with why (in the widget's language).
+ */
+export function editedMatrix(widget, grid, m, { row, col, text }) {
+  let v;
+  try {
+    v = widget.core.parseNumber(text);
+  } catch (error) {
+    grid.setCellError(row, col, message(error, widget.language));
+    return null;
+  }
+  grid.clearCellError(row, col);
+  const next = plain(m);
+  next.data[row * next.cols + col] = v;
+  return next;
+}
 
 /** The state of the <attn-head> named by the widget's `for` attribute, or {} (the h/o/u head). */
 export function linkedHead(widget) {

@@ -1,0 +1,40 @@
+// Shared by the GPT page tests (gpt.test.mjs, gpt-bad-input.test.mjs): open section 9
+// with a fresh model, read the trainer's state and text, wait for a status.
+
+import assert from 'node:assert/strict';
+import { openPage } from './browser.mjs';
+
+/** Opens `base` at section 9, waits for a fresh model, runs `fn(page, gpt)`, asserts a clean console. */
+export async function withGpt(browser, base, fn, options = {}) {
+  const { page, context, problems } = await openPage(browser, `${base}#s9`, options);
+  try {
+    const gpt = page.locator('attn-gpt-train');
+    await gpt.scrollIntoViewIfNeeded();
+    await waitStatus(page, 'idle');
+    await fn(page, gpt);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+}
+
+export const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
+export const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(
+  (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
+export const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
+
+/** Every text the widget shows, through all its shadow roots. */
+export const widgetText = (page) => page.locator('attn-gpt-train').evaluate((host) => {
+  const parts = [];
+  const walk = (root) => {
+    parts.push(root.textContent);
+    for (const el of root.querySelectorAll('*')) {
+      if (el.tagName === 'INPUT') parts.push(el.value);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(host.shadowRoot);
+  return parts.join('\n');
+});
+
+export const assertClean = async (page) => assert.doesNotMatch(await widgetText(page), /NaN|undefined|null|Infinity/);
