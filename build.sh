@@ -158,9 +158,17 @@ run_tests() {
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()
   for f in tests/web*.rs; do suites+=(--test "$(basename "$f" .rs)"); done
-  wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- "${suites[@]}"
+  # A wedged browser or driver ends the layer (and the run) instead of holding CI.
+  timeout -k 30 900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- "${suites[@]}" ||
+    die "wasm-pack test failed (exit $?; 124 means it ran past 15 min)"
   step "layer 3: page tests (playwright-core + Debian chromium)"
-  node --test --test-concurrency=1 tests/page/
+  # A file that hangs is cancelled after 10 min (--test-timeout, per file) and the run
+  # goes on; --test-force-exit ends a file whose tests are done even if a handle stays
+  # open. progress.mjs names each test as it starts (stderr), so a hang shows where.
+  timeout -k 30 1500 node --test --test-concurrency=1 --test-timeout=600000 --test-force-exit \
+    --test-reporter=tap --test-reporter-destination=stdout \
+    --test-reporter=./tests/page/progress.mjs --test-reporter-destination=stderr tests/page/ ||
+    die "page tests failed (exit $?; 124 means they ran past 25 min)"
   step "all test layers passed in $((SECONDS - START)) s"
 }
 

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, stop } from './server.mjs';
-import { launch } from './browser.mjs';
+import { closeBrowser, launch } from './browser.mjs';
 
 let browser;
 let base;
@@ -26,7 +26,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

@@ -10,7 +10,21 @@ const ARGS = [
 ];
 
 export function launch() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, timeout: 60000 });
+}
+
+/**
+ * Closes `browser` (if any), waiting at most 20 s: a browser that does not go is left
+ * to --test-force-exit, and playwright-core kills its process when ours exits.
+ */
+export async function closeBrowser(browser) {
+  if (!browser) return;
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, 20000, 'late'); });
+  if (await Promise.race([browser.close().then(() => 'closed'), late]) === 'late') {
+    console.error('# the browser did not close within 20 s; leaving it to the process exit');
+  }
+  clearTimeout(timer);
 }
 
 /**

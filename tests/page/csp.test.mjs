@@ -25,7 +25,7 @@ import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch } from './browser.mjs';
+import { closeBrowser, launch } from './browser.mjs';
 
 export const CSP = [
   "default-src 'self'",
@@ -48,7 +48,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 
@@ -92,7 +92,8 @@ async function underCsp(file, fn, { ready = 'html[data-ready="true"]', width = 1
     await page.evaluate(async () => {
       for (let y = 0; y < document.documentElement.scrollHeight; y += 700) {
         scrollTo(0, y);
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+        // a frame, or 500 ms if no frame comes (page.evaluate itself has no timeout)
+        await new Promise((r) => { requestAnimationFrame(() => setTimeout(r, 20)); setTimeout(r, 500); });
       }
     });
     await page.waitForTimeout(300);
@@ -167,7 +168,7 @@ test('index.html under the CSP: the lesson draws its numbers and formulas', asyn
       trs.map((tr) => tr.querySelectorAll('td')[1]?.textContent));
     assert.deepEqual(variances.slice(0, 2), ['3.99', '16.03'], 'seed 0 variances');
     // KaTeX's fonts load from 'self' (default-src).
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(() => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, 10000))]));
     const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
     assert.ok(fonts.some((f) => /KaTeX/.test(f)), `KaTeX fonts loaded: ${fonts}`);
   });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch } from './browser.mjs';
+import { closeBrowser, launch } from './browser.mjs';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(REPO, 'dist/attention-playground');
@@ -64,7 +64,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });

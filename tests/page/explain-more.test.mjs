@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 
@@ -30,7 +30,7 @@ before(async () => {
 
 after(async () => {
   await context?.close();
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
   assert.deepEqual(problems, [], 'console errors/warnings or failed requests on the lesson page');
 });

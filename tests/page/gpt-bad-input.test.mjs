@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch } from './browser.mjs';
+import { closeBrowser, launch } from './browser.mjs';
 import { assertClean, button, state, waitStatus, withGpt as withGptPage } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
@@ -24,7 +24,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch } from './browser.mjs';
+import { closeBrowser, launch } from './browser.mjs';
 import { assertClean, button, state, waitStatus, widgetText, withGpt as withGptPage } from './gpt-harness.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
@@ -25,7 +25,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 let browser;
 let base;
@@ -18,7 +18,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 let browser;
@@ -22,7 +22,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 const MINE = ['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
@@ -27,7 +27,7 @@ before(async () => {
 
 after(async () => {
   console.log(`# worst main-thread long task while using the section 5–8 controls: ${worstLongTask.toFixed(0)} ms`);
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

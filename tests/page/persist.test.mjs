@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 const SAVE_MS = 10000; // gpt-train.js
 
@@ -20,7 +20,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 

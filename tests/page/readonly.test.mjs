@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 // Every lesson widget of index.html (all of them have controls or editable grids).
 const LESSON = ['attn-bigram', 'attn-examples', 'attn-bigram-split', 'attn-schemes', 'attn-sum-norm',
@@ -30,7 +30,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 
