@@ -269,6 +269,29 @@ test('attribute changes re-render live; loading widgets.js twice is harmless', a
     await page.locator('attn-bigram').evaluate((el) => el.setAttribute('lang', 'zh'));
     await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('attn-bigram').shadowRoot.textContent));
 
+    // lang on a widget reaches the grids inside it (captions, the "exact values"
+    // toggle, a cell's error), live both ways, on this English page.
+    const wv = page.locator('#head-a attn-matrix#W_v');
+    const grid = () => wv.evaluate((el) => ({
+      caption: el.shadowRoot.querySelector('caption').textContent,
+      error: el.shadowRoot.querySelector('.error').textContent,
+    }));
+    await wv.locator('td[data-row="0"][data-col="0"] input').fill('abc');
+    assert.deepEqual(await grid(), {
+      caption: 'W_v: 2 × 3.',
+      error: '“abc” is not a number: type digits such as 2, -0.5, 1e-3 or 1/3',
+    });
+    await head.evaluate((el) => el.setAttribute('lang', 'zh'));
+    await page.waitForFunction(() => /^W_v：/.test(document.querySelector('#head-a').shadowRoot
+      .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
+    assert.deepEqual(await grid(), { caption: 'W_v：2 × 3。', error: '“abc”不是数字：请输入 2、-0.5、1e-3 或 1/3 这样的数' });
+    await head.evaluate((el) => el.removeAttribute('lang'));
+    await page.waitForFunction(() => /^W_v:/.test(document.querySelector('#head-a').shadowRoot
+      .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
+    assert.match((await grid()).error, /^“abc” is not a number/);
+    await wv.locator('td[data-row="0"][data-col="0"] input').fill('1');
+    assert.equal((await grid()).error, '');
+
     // theme="dark" switches the defaults; the page's own --attn-bg (set on <body>) still wins.
     const look = () => sum.evaluate((el) => {
       const s = getComputedStyle(el.shadowRoot.querySelector('.frame'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
-import { launch, openPage } from './browser.mjs';
+import { closeBrowser, launch, openPage } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 
@@ -21,7 +21,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stop();
 });
 
@@ -225,8 +225,14 @@ test('Reset restores the h/o/u example and clears errors', () => withPage(async 
 }));
 
 test('language switch: 中文 is applied and remembered', () => withPage(async (page) => {
+  // A cell's error already on screen is said again in the new language.
+  await input(page, 'W_v', 0, 0).fill('abc');
+  const cellError = () => page.locator('attn-matrix#W_v').evaluate((el) => el.shadowRoot.querySelector('.error').textContent);
+  assert.match(await cellError(), /^“abc” is not a number/);
   await page.locator('button[data-lang="zh"]').click();
   assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
+  assert.equal(await cellError(), '“abc”不是数字：请输入 2、-0.5、1e-3 或 1/3 这样的数');
+  await input(page, 'W_v', 0, 0).fill('1');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');

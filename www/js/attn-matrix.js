@@ -11,7 +11,9 @@
 //                lang (en | zh; default: the page's language)
 //   events:      'cell-edit' {row, col, text}  (bubbles, composed; on every keystroke)
 //                'cell-explain' {row, col, label}  (bubbles, composed; explainable only)
-//   methods:     setCellError(row, col, message), clearCellError(row, col),
+//   methods:     setCellError(row, col, message), clearCellError(row, col): `message`
+//                  is a string or a function (lang) => string, said again in the new
+//                  language when the page's language changes,
 //                clearErrors() (also restores the last valid text of marked cells),
 //                highlight([{row, col, matrix?}] | null)  outlines the cells an explained
 //                  number came from (entries whose `matrix` names another grid are skipped),
@@ -26,7 +28,7 @@ import { cellColours, colourRange } from './palette.js';
 import { formatCell, formatExact, formatInput } from './format.js';
 import { CSS } from './attn-matrix-css.js';
 import { drawExactTable } from './attn-matrix-table.js';
-import { addStrings, getLang, onLangChange, t } from './i18n.js';
+import { addStrings, langOf, onLangChange, t } from './i18n.js';
 import PART_C from './i18n/part-c.js';
 
 addStrings(PART_C);
@@ -123,16 +125,15 @@ class AttnMatrix extends HTMLElement {
   get editable() { return this.hasAttribute('editable'); }
   get explainable() { return this.hasAttribute('explainable'); }
 
-  /** This grid's language: its own `lang` attribute, else the page's. */
+  /** This grid's language: its own or its widget's `lang` attribute, else the page's. */
   get language() {
-    const own = (this.getAttribute('lang') || '').toLowerCase();
-    return own.startsWith('zh') ? 'zh' : own.startsWith('en') ? 'en' : getLang();
+    return langOf(this);
   }
 
   connectedCallback() {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang') && this.#value) this.#render(null);
-    });
+    }, this);
   }
 
   disconnectedCallback() {
@@ -165,12 +166,13 @@ class AttnMatrix extends HTMLElement {
     this.#paintMarks();
   }
 
-  /** Marks a cell as holding text that is not a number and shows `message`. */
+  /** Marks a cell as holding text that is not a number and shows `message` (a string,
+   *  or (lang) => string to follow the grid's language). */
   setCellError(row, col, message) {
     const i = this.#index(row, col);
     if (i < 0) return;
     this.#errors.delete(i);
-    this.#errors.set(i, String(message));
+    this.#errors.set(i, typeof message === 'function' ? message : () => String(message));
     this.#paintError(i);
   }
 
@@ -284,6 +286,7 @@ class AttnMatrix extends HTMLElement {
     const asTable = this.hasAttribute('table');
     this.#toggle.hidden = !this.hasAttribute('table-toggle');
     setText(this.#toggle, t('c.asTable', {}, lang));
+    this.#showErrorText();
     setAttr(this.#toggle, 'aria-pressed', String(asTable));
     this.shadowRoot.querySelector('.heatmap').hidden = asTable;
     this.shadowRoot.querySelector('.exact').hidden = !asTable;
@@ -350,8 +353,13 @@ class AttnMatrix extends HTMLElement {
     td.classList.toggle('invalid', bad);
     const target = this.#inputs[i] ?? td;
     if (bad) target.setAttribute('aria-invalid', 'true'); else target.removeAttribute('aria-invalid');
-    const messages = [...this.#errors.values()];
-    this.#error.textContent = messages.length ? messages[messages.length - 1] : '';
+    this.#showErrorText();
+  }
+
+  /** The newest cell error, in the grid's language, under the grid. */
+  #showErrorText() {
+    const say = [...this.#errors.values()].at(-1);
+    setText(this.#error, say ? say(this.language) : '');
   }
 
   #showReadout(i) {

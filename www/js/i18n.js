@@ -31,7 +31,7 @@ const FORMULAS = {
 
 export const LANGUAGES = ['en', 'zh'];
 const STORAGE_KEY = 'attention-playground.lang';
-const listeners = new Set();
+const listeners = new Map(); // fn -> the element it re-renders (or null)
 
 function stored() {
   try {
@@ -93,11 +93,42 @@ export function setLang(next) {
     // storage may be unavailable (private mode, file://): the choice lasts this visit
   }
   applyI18n();
-  listeners.forEach((fn) => fn(lang));
+  listeners.forEach((_, fn) => fn(lang));
 }
 
-/** Calls `fn(lang)` after every language switch; returns a function that stops it. */
-export function onLangChange(fn) {
-  listeners.add(fn);
+/**
+ * Calls `fn(lang)` after every language switch, and after a `lang` attribute changes
+ * on a widget holding `el` (langChangedUnder); returns a function that stops it.
+ */
+export function onLangChange(fn, el = null) {
+  listeners.set(fn, el);
   return () => listeners.delete(fn);
+}
+
+/** The element itself or a host above it (across shadow roots), short of <html>. */
+function* hosts(el) {
+  for (let n = el; n && n !== document.documentElement; n = n.parentNode ?? n.host) {
+    if (n.nodeType === Node.ELEMENT_NODE) yield n;
+  }
+}
+
+/**
+ * An element's language: the `lang` attribute (en… or zh…) of the element or of the
+ * nearest widget holding it, so the grids inside <attn-head lang="zh"> speak Chinese
+ * on an English page; else the page's.
+ */
+export function langOf(el) {
+  for (const n of hosts(el)) {
+    const own = (n.getAttribute('lang') || '').toLowerCase();
+    if (own.startsWith('zh')) return 'zh';
+    if (own.startsWith('en')) return 'en';
+  }
+  return lang;
+}
+
+/** After `host`'s `lang` attribute changed: re-renders what was registered inside it. */
+export function langChangedUnder(host) {
+  listeners.forEach((el, fn) => {
+    if (el && el !== host && [...hosts(el)].includes(host)) fn(langOf(el));
+  });
 }

@@ -33,7 +33,7 @@
 //   get state() / set state(s)   its serialisable state (for events and URL state)
 
 import { loadCore } from './wasm.js';
-import { errorText, getLang, onLangChange, t } from './i18n.js';
+import { errorText, getLang, langChangedUnder, langOf, onLangChange, t } from './i18n.js';
 import { BASE_CSS } from './widget-css.js';
 
 const sheets = new Map();
@@ -95,7 +95,7 @@ export class AttnWidget extends HTMLElement {
   connectedCallback() {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.refresh();
-    });
+    }, this);
     loadCore()
       .then((core) => {
         this.core = core;
@@ -110,15 +110,15 @@ export class AttnWidget extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue !== newValue) this.refresh();
+    if (oldValue === newValue) return;
+    this.refresh();
+    if (name === 'lang') langChangedUnder(this); // its grids, panels and nested widgets
   }
 
-  /** The widget's language: its own `lang` attribute, else the page's. */
+  /** The widget's language: its own `lang` attribute or that of a widget holding it,
+   *  else the page's. */
   get language() {
-    const own = (this.getAttribute('lang') || '').toLowerCase();
-    if (own.startsWith('zh')) return 'zh';
-    if (own.startsWith('en')) return 'en';
-    return getLang();
+    return langOf(this);
   }
 
   get readonly() {

@@ -24,7 +24,7 @@
 // Every number shown comes from the explanation object; this element only formats.
 
 import { BASE_CSS } from '../widget-css.js';
-import { addStrings, getLang, onLangChange, t } from '../i18n.js';
+import { addStrings, langOf, onLangChange, t } from '../i18n.js';
 import PART_C from '../i18n/part-c.js';
 import { explainLines } from './explain-lines.js';
 
@@ -132,7 +132,7 @@ class AttnExplain extends HTMLElement {
     this.hidden = !this.#open; // not in the constructor: createElement forbids attributes there
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
-    });
+    }, this);
   }
 
   disconnectedCallback() {
@@ -146,8 +146,7 @@ class AttnExplain extends HTMLElement {
   }
 
   get language() {
-    const own = (this.getAttribute('lang') || '').toLowerCase();
-    return own.startsWith('zh') ? 'zh' : own.startsWith('en') ? 'en' : getLang();
+    return langOf(this);
   }
 
   get explanation() { return this.#explanation; }

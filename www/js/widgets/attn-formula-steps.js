@@ -16,7 +16,7 @@
 
 import '../attn-matrix.js';
 import { BASE_CSS } from '../widget-css.js';
-import { addStrings, getLang, onLangChange, t } from '../i18n.js';
+import { addStrings, langOf, onLangChange, t } from '../i18n.js';
 import { formatNum } from '../format.js';
 import { adoptTex, tex } from '../tex.js';
 import PART_C from '../i18n/part-c.js';
@@ -89,7 +89,7 @@ class AttnFormulaSteps extends HTMLElement {
   connectedCallback() {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
-    });
+    }, this);
     this.#render();
   }
 
@@ -103,8 +103,7 @@ class AttnFormulaSteps extends HTMLElement {
   }
 
   get language() {
-    const own = (this.getAttribute('lang') || '').toLowerCase();
-    return own.startsWith('zh') ? 'zh' : own.startsWith('en') ? 'en' : getLang();
+    return langOf(this);
   }
 
   get steps() { return this.#steps; }

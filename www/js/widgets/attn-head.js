@@ -9,6 +9,7 @@
 // Issue-6 hooks: output grids carry `explainable`; their bubbling `cell-explain`
 // fills <attn-explain>, and <attn-formula-steps> gets the formula's steps.
 
+import { t } from '../i18n.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { rampGradient } from '../palette.js';
 import { adoptTex, tex } from '../tex.js';
@@ -346,8 +347,8 @@ class AttnHead extends AttnWidget {
     try {
       this.#lab.setCell(name, row, col, text);
     } catch (err) {
-      // Number errors come with a code and are said in the widget's language.
-      el.setCellError(row, col, err?.code ? message(err, this.language) : this.t('invalidPrefix') + message(err));
+      // Number errors come with a code and are said in the grid's language, live.
+      el.setCellError(row, col, (lang) => (err?.code ? '' : t('invalidPrefix', {}, lang)) + message(err, lang));
       return;
     }
     el.clearCellError(row, col);

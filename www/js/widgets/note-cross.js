@@ -105,7 +105,7 @@ class NoteCross extends AttnWidget {
       this.refresh();
       this.emitChange();
     } catch (e) {
-      el.setCellError(row, col, message(e, this.language));
+      el.setCellError(row, col, (lang) => message(e, lang));
     }
   }
 

@@ -131,14 +131,14 @@ export const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.da
 
 /**
  * A cell typed into `grid` (its cell-edit detail), parsed by the core: a copy of `m`
- * with that cell set, or null after marking the cell with why (in the widget's language).
+ * with that cell set, or null after marking the cell with why (in the grid's language).
  */
 export function editedMatrix(widget, grid, m, { row, col, text }) {
   let v;
   try {
     v = widget.core.parseNumber(text);
   } catch (error) {
-    grid.setCellError(row, col, message(error, widget.language));
+    grid.setCellError(row, col, (lang) => message(error, lang));
     return null;
   }
   grid.clearCellError(row, col);
