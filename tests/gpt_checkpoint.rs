@@ -54,8 +54,8 @@ fn err(bytes: &[u8]) -> String {
     match from_bytes(bytes) {
         Ok(_) => panic!("{} bytes loaded but should not", bytes.len()),
         Err(e) => {
-            assert!(!e.0.is_empty());
-            e.0
+            assert!(!e.to_string().is_empty());
+            e.to_string()
         }
     }
 }

@@ -130,19 +130,23 @@ fn configs_are_validated_before_allocating() {
         n_head: 3,
         ..ok.clone()
     };
-    assert!(bad_heads.validate().unwrap_err().0.contains("divisible"));
+    assert!(bad_heads
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .contains("divisible"));
     let zero = GptConfig {
         n_layer: 0,
         ..ok.clone()
     };
-    assert!(zero.validate().unwrap_err().0.contains("n_layer"));
+    assert!(zero.validate().unwrap_err().to_string().contains("n_layer"));
     let huge = GptConfig {
         n_layer: 1000,
         n_embd: 4096,
         n_head: 32,
         ..ok.clone()
     };
-    let e = Gpt::new(huge, 1).unwrap_err().0;
+    let e = Gpt::new(huge, 1).unwrap_err().to_string();
     assert!(e.contains("limit"), "{e}");
     let absurd = GptConfig {
         vocab_size: usize::MAX,
@@ -152,12 +156,12 @@ fn configs_are_validated_before_allocating() {
     let mut hp = Hyperparams::preset("tiny").unwrap();
     hp.batch_size = 1 << 19;
     hp.block_size = 1024;
-    assert!(hp.validate(65).unwrap_err().0.contains("MB"));
+    assert!(hp.validate(65).unwrap_err().to_string().contains("MB"));
     assert!(Hyperparams::preset("huge").is_err());
     let e = Trainer::new("abc", Hyperparams::preset("tiny").unwrap(), 1)
         .err()
         .unwrap()
-        .0;
+        .to_string();
     assert!(e.contains("too short"), "{e}");
 }
 

@@ -76,7 +76,7 @@ fn damaged_states_are_refused_with_a_message() {
     let mut tr = Trainer::new(&text, hp(true, true), 1).unwrap();
     tr.step();
     let good = state::to_bytes(&tr);
-    let msg = |b: &[u8], t: &str| state::from_bytes(b, t).err().expect("refused").0;
+    let msg = |b: &[u8], t: &str| state::from_bytes(b, t).err().expect("refused").to_string();
     assert!(msg(b"", &text).contains("not a saved training state"));
     assert!(msg(&tr.to_bytes(), &text).contains("not a saved training state"));
     for cut in [20, 40, good.len() / 2, good.len() - 1] {

@@ -60,8 +60,8 @@ struct Fraction {
     den: i64,
 }
 
-fn ok(r: Result<JsValue, wasm_bindgen::JsError>) -> JsValue {
-    r.map_err(JsValue::from).unwrap()
+fn ok<E: Into<JsValue>>(r: Result<JsValue, E>) -> JsValue {
+    r.map_err(Into::into).unwrap()
 }
 
 fn round2(v: f64) -> f64 {

@@ -4,7 +4,7 @@
 
 use attention_playground::wasm::gpt::GptLab;
 use serde::Deserialize;
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -23,10 +23,10 @@ fn corpus() -> String {
         .to_string()
 }
 
-fn message<T>(r: Result<T, JsError>) -> String {
+fn message<T, E: Into<JsValue>>(r: Result<T, E>) -> String {
     match r {
         Ok(_) => panic!("expected an error"),
-        Err(e) => js_sys::Error::from(JsValue::from(e))
+        Err(e) => js_sys::Error::from(e.into())
             .message()
             .as_string()
             .unwrap_or_default(),

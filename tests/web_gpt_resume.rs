@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use attention_playground::wasm::gpt::GptLab;
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -15,10 +15,10 @@ fn corpus() -> String {
 const SMALL_TINY: &str =
     r#"{"preset": "tiny", "n_embd": 16, "n_head": 2, "batch_size": 8, "lr": 0.01}"#;
 
-fn message<T>(r: Result<T, JsError>) -> String {
+fn message<T, E: Into<JsValue>>(r: Result<T, E>) -> String {
     match r {
         Ok(_) => panic!("expected an error"),
-        Err(e) => js_sys::Error::from(JsValue::from(e))
+        Err(e) => js_sys::Error::from(e.into())
             .message()
             .as_string()
             .unwrap_or_default(),

@@ -7,7 +7,7 @@ use super::config::GptConfig;
 use super::data::Vocab;
 use super::model::Gpt;
 use super::params::ParamIndex;
-use super::{bail, GptError};
+use super::{bail, gpt_error, GptError};
 use safetensors::{Dtype, SafeTensors};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -59,12 +59,14 @@ pub fn to_bytes(model: &Gpt, vocab: &Vocab) -> Vec<u8> {
 
 fn meta_usize(meta: &HashMap<String, String>, key: &str) -> Result<usize, GptError> {
     let Some(s) = meta.get(key) else {
-        bail!("checkpoint metadata lacks {key:?}")
+        bail!("gpt.checkpoint.meta_missing", key = format!("{key:?}"))
     };
     s.parse().map_err(|_| {
-        GptError(format!(
-            "checkpoint metadata {key:?} is {s:?}, not a whole number"
-        ))
+        gpt_error!(
+            "gpt.checkpoint.meta_not_number",
+            key = format!("{key:?}"),
+            value = format!("{s:?}")
+        )
     })
 }
 
@@ -73,8 +75,8 @@ fn read_meta(meta: &HashMap<String, String>) -> Result<(GptConfig, Vocab), GptEr
     let bias = match meta.get("bias").map(String::as_str) {
         Some("true") => true,
         Some("false") => false,
-        Some(s) => bail!("checkpoint metadata \"bias\" is {s:?}, expected \"true\" or \"false\""),
-        None => bail!("checkpoint metadata lacks \"bias\""),
+        Some(s) => bail!("gpt.checkpoint.meta_bias", value = format!("{s:?}")),
+        None => bail!("gpt.checkpoint.meta_missing", key = "\"bias\""),
     };
     let config = GptConfig {
         vocab_size: meta_usize(meta, "vocab_size")?,
@@ -86,35 +88,32 @@ fn read_meta(meta: &HashMap<String, String>) -> Result<(GptConfig, Vocab), GptEr
     };
     config
         .validate()
-        .map_err(|e| GptError(format!("checkpoint config: {e}")))?;
+        .map_err(|e| gpt_error!("gpt.checkpoint.bad_config", reason = e))?;
     let Some(vocab_json) = meta.get("vocab") else {
-        bail!("checkpoint metadata lacks \"vocab\"")
+        bail!("gpt.checkpoint.meta_missing", key = "\"vocab\"")
     };
-    let entries: Vec<String> = serde_json::from_str(vocab_json).map_err(|e| {
-        GptError(format!(
-            "checkpoint vocab is not a JSON array of strings: {e}"
-        ))
-    })?;
+    let entries: Vec<String> = serde_json::from_str(vocab_json)
+        .map_err(|e| gpt_error!("gpt.checkpoint.vocab_not_json", detail = e.to_string()))?;
     let mut chars = Vec::with_capacity(entries.len());
     for e in &entries {
         let mut it = e.chars();
         match (it.next(), it.next()) {
             (Some(ch), None) => chars.push(ch),
-            _ => bail!("checkpoint vocab entry {e:?} is not exactly one character"),
+            _ => bail!("gpt.checkpoint.vocab_entry", entry = format!("{e:?}")),
         }
     }
     if chars.len() != config.vocab_size {
         bail!(
-            "checkpoint vocab has {} entries but vocab_size is {}",
-            chars.len(),
-            config.vocab_size
+            "gpt.checkpoint.vocab_size",
+            n = chars.len(),
+            vocab_size = config.vocab_size
         );
     }
     let mut sorted = chars.clone();
     sorted.sort_unstable();
     sorted.dedup();
     if sorted.len() != chars.len() {
-        bail!("checkpoint vocab lists a character twice");
+        bail!("gpt.checkpoint.vocab_duplicate");
     }
     Ok((config, Vocab { chars }))
 }
@@ -122,38 +121,45 @@ fn read_meta(meta: &HashMap<String, String>) -> Result<(GptConfig, Vocab), GptEr
 /// The model and vocab in checkpoint `bytes`; a clear Err for anything else (not
 /// safetensors, truncated, bad metadata, a missing, extra, non-f32 or wrong-shape tensor).
 pub fn from_bytes(bytes: &[u8]) -> Result<(Gpt, Vocab), GptError> {
-    let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(|e| {
-        GptError(format!(
-            "not a valid safetensors checkpoint (corrupt or truncated?): {e}"
-        ))
-    })?;
+    let (_, metadata) = SafeTensors::read_metadata(bytes)
+        .map_err(|e| gpt_error!("gpt.checkpoint.not_safetensors", detail = e.to_string()))?;
     let Some(meta) = metadata.metadata() else {
-        bail!("the safetensors file has no metadata: a GPT checkpoint needs vocab, vocab_size, block_size, n_layer, n_head, n_embd and bias");
+        bail!("gpt.checkpoint.no_metadata");
     };
     let (config, vocab) = read_meta(meta)?;
     let tensors = SafeTensors::deserialize(bytes)
-        .map_err(|e| GptError(format!("not a valid safetensors checkpoint: {e}")))?;
+        .map_err(|e| gpt_error!("gpt.checkpoint.invalid", detail = e.to_string()))?;
     // names, dtypes and shapes first: a file that lies about its config is refused
     // before the weights are allocated
     let index = ParamIndex::new(&config);
     for name in tensors.names() {
         if index.spec(name).is_none() {
-            bail!("checkpoint has an unexpected tensor {name:?} for this config");
+            bail!(
+                "gpt.checkpoint.unexpected_tensor",
+                name = format!("{name:?}")
+            );
         }
     }
     for spec in &index.specs {
-        let view = tensors
-            .tensor(&spec.name)
-            .map_err(|_| GptError(format!("checkpoint lacks tensor {:?}", spec.name)))?;
+        let view = tensors.tensor(&spec.name).map_err(|_| {
+            gpt_error!(
+                "gpt.checkpoint.missing_tensor",
+                name = format!("{:?}", spec.name)
+            )
+        })?;
         if view.dtype() != Dtype::F32 {
-            bail!("tensor {:?} is {:?}, expected F32", spec.name, view.dtype());
+            bail!(
+                "gpt.checkpoint.tensor_dtype",
+                name = format!("{:?}", spec.name),
+                dtype = format!("{:?}", view.dtype())
+            );
         }
         if view.shape() != spec.shape.as_slice() {
             bail!(
-                "tensor {:?} has shape {:?}, expected {:?}",
-                spec.name,
-                view.shape(),
-                spec.shape
+                "gpt.checkpoint.tensor_shape",
+                name = format!("{:?}", spec.name),
+                shape = format!("{:?}", view.shape()),
+                expected = format!("{:?}", spec.shape)
             );
         }
     }
@@ -163,10 +169,10 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Gpt, Vocab), GptError> {
         let data = view.data();
         if data.len() != spec.range.len() * 4 {
             bail!(
-                "tensor {:?} has {} bytes, expected {}",
-                spec.name,
-                data.len(),
-                spec.range.len() * 4
+                "gpt.checkpoint.tensor_bytes",
+                name = format!("{:?}", spec.name),
+                n = data.len(),
+                expected = spec.range.len() * 4
             );
         }
         let dst = &mut model.params[spec.range.clone()];
@@ -183,12 +189,16 @@ pub type NamedTensors = HashMap<String, (Vec<usize>, Vec<f32>)>;
 /// Tensors of a plain safetensors file (e.g. the reference's grads.safetensors) by name,
 /// f32 only: for tests and tools.
 pub fn read_f32_tensors(bytes: &[u8]) -> Result<NamedTensors, GptError> {
-    let tensors =
-        SafeTensors::deserialize(bytes).map_err(|e| GptError(format!("not safetensors: {e}")))?;
+    let tensors = SafeTensors::deserialize(bytes)
+        .map_err(|e| gpt_error!("gpt.checkpoint.not_tensors", detail = e.to_string()))?;
     let mut out = HashMap::new();
     for (name, view) in tensors.tensors() {
         if view.dtype() != Dtype::F32 {
-            bail!("tensor {name:?} is {:?}, expected F32", view.dtype());
+            bail!(
+                "gpt.checkpoint.tensor_dtype",
+                name = format!("{name:?}"),
+                dtype = format!("{:?}", view.dtype())
+            );
         }
         let data = view
             .data()

@@ -40,25 +40,26 @@ impl GptConfig {
         ];
         for (name, v) in sizes {
             if v == 0 || v > MAX_DIM {
-                bail!("{name} must be between 1 and {MAX_DIM}, got {v}");
+                bail!("gpt.config.size_range", name, max = MAX_DIM, value = v);
             }
         }
         if self.n_layer > MAX_LAYER {
             bail!(
-                "n_layer is {}; the limit is {MAX_LAYER} layers",
-                self.n_layer
+                "gpt.config.too_many_layers",
+                n = self.n_layer,
+                limit = MAX_LAYER
             );
         }
         if !self.n_embd.is_multiple_of(self.n_head) {
             bail!(
-                "n_embd ({}) must be divisible by n_head ({}): each head gets n_embd / n_head channels",
-                self.n_embd,
-                self.n_head
+                "gpt.config.heads_divide",
+                n_embd = self.n_embd,
+                n_head = self.n_head
             );
         }
         let n = self.num_params_u128();
         if n > MAX_PARAMS {
-            bail!("this config has {n} parameters; the limit is {MAX_PARAMS} (25 M) so training fits in memory");
+            bail!("gpt.config.too_many_params", n, limit = MAX_PARAMS);
         }
         Ok(())
     }
@@ -110,15 +111,21 @@ impl GptConfig {
     /// Ok if a batch of `batch_size` fits under `MAX_ACTIVATION_FLOATS`.
     pub fn validate_batch(&self, batch_size: usize) -> Result<(), GptError> {
         if batch_size == 0 || batch_size > MAX_DIM {
-            bail!("batch_size must be between 1 and {MAX_DIM}, got {batch_size}");
+            bail!(
+                "gpt.config.size_range",
+                name = "batch_size",
+                max = MAX_DIM,
+                value = batch_size
+            );
         }
         let n = self.activation_floats(batch_size);
         if n > MAX_ACTIVATION_FLOATS {
             bail!(
-                "batch_size {batch_size} × block_size {} needs {} MB of activations; the limit is {} MB",
-                self.block_size,
-                n >> 18, // 4 bytes per f32, 2^20 bytes per MB; n · 4 could overflow
-                MAX_ACTIVATION_FLOATS >> 18
+                "gpt.config.activations",
+                batch_size,
+                block_size = self.block_size,
+                mb = n >> 18, // 4 bytes per f32, 2^20 bytes per MB; n · 4 could overflow
+                limit = MAX_ACTIVATION_FLOATS >> 18
             );
         }
         Ok(())
@@ -153,8 +160,9 @@ impl Hyperparams {
             "small" => (2, 4, 64, 32, 16),
             "cpu" => (4, 4, 128, 64, 12),
             _ => bail!(
-                "unknown preset {name:?}; choose one of {}",
-                PRESETS.join(", ")
+                "gpt.config.unknown_preset",
+                name = format!("{name:?}"),
+                presets = PRESETS.join(", ")
             ),
         };
         Ok(Hyperparams {
@@ -188,10 +196,10 @@ impl Hyperparams {
         cfg.validate()?;
         cfg.validate_batch(self.batch_size)?;
         if !(self.lr.is_finite() && self.lr > 0.0) {
-            bail!("lr must be a positive number, got {}", self.lr);
+            bail!("gpt.config.bad_lr", value = self.lr);
         }
         if !(self.weight_decay.is_finite() && self.weight_decay >= 0.0) {
-            bail!("weight_decay must be ≥ 0, got {}", self.weight_decay);
+            bail!("gpt.config.bad_weight_decay", value = self.weight_decay);
         }
         Ok(())
     }
@@ -214,7 +222,7 @@ mod tests {
             bias: true,
         };
         assert!(cfg.num_params_u128() <= MAX_PARAMS);
-        let e = cfg.validate().unwrap_err().0;
+        let e = cfg.validate().unwrap_err().to_string();
         assert!(e.contains("n_layer") && e.contains("limit"), "{e}");
         let ok = GptConfig {
             n_layer: MAX_LAYER,
@@ -237,7 +245,7 @@ mod tests {
             bias: true,
         };
         assert_eq!(cfg.activation_floats(usize::MAX), u128::MAX);
-        let e = cfg.validate_batch(MAX_DIM).unwrap_err().0;
+        let e = cfg.validate_batch(MAX_DIM).unwrap_err().to_string();
         assert!(e.ends_with("the limit is 256 MB"), "{e}");
         assert!(cfg.validate().is_err());
     }

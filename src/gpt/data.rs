@@ -49,7 +49,7 @@ impl Vocab {
             let mut bad: Vec<char> = text.chars().filter(|ch| !stoi.contains_key(ch)).collect();
             bad.sort_unstable();
             bad.dedup();
-            bail!("characters not in the model's vocab: {bad:?}");
+            bail!("gpt.data.not_in_vocab", chars = format!("{bad:?}"));
         }
         Ok(ids.into_iter().flatten().collect())
     }
@@ -91,7 +91,13 @@ impl Dataset {
     pub fn check_fits(&self, t: usize) -> Result<(), GptError> {
         let (tr, va) = (self.train.len(), self.val.len());
         if tr <= t || va <= t {
-            bail!("the text is too short: block_size {t} needs more than {t} characters in both the 90 % train split ({tr}) and the 10 % validation split ({va}); use at least {} characters", 10 * (t + 1) + 1);
+            bail!(
+                "gpt.data.too_short",
+                block_size = t,
+                train = tr,
+                val = va,
+                need = 10 * (t + 1) + 1
+            );
         }
         Ok(())
     }
@@ -155,7 +161,7 @@ mod tests {
             chars: vec!['z', 'a', 'm'],
         };
         assert_eq!(unsorted.encode("maz").unwrap(), vec![2, 1, 0]);
-        let e = unsorted.encode("mbxb").unwrap_err().0;
+        let e = unsorted.encode("mbxb").unwrap_err().to_string();
         assert!(e.contains("['b', 'x']"), "{e}");
     }
 }

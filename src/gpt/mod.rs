@@ -12,6 +12,7 @@ pub mod adamw;
 pub mod checkpoint;
 pub mod config;
 pub mod data;
+pub mod error;
 pub mod kernels;
 pub mod model;
 pub mod ops;
@@ -30,22 +31,5 @@ pub use rng::Rng;
 pub use sample::SampleOptions;
 pub use trainer::Trainer;
 
-use std::fmt;
-
-/// Anything a learner's input can get wrong: a config, a checkpoint, a prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GptError(pub String);
-
-impl fmt::Display for GptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GptError {}
-
-/// `Err(GptError(format!(..)))` in one line.
-macro_rules! bail {
-    ($($arg:tt)*) => { return Err($crate::gpt::GptError(format!($($arg)*))) };
-}
-pub(crate) use bail;
+pub(crate) use error::{bail, gpt_error};
+pub use error::{GptError, Param};

@@ -230,21 +230,25 @@ impl Gpt {
     ) -> Result<(), GptError> {
         if b == 0 || t == 0 || b > acts.b_max || t > acts.t_max || t > self.config.block_size {
             bail!(
-                "a batch of {b}×{t} does not fit buffers for {}×{} (block_size {})",
-                acts.b_max,
-                acts.t_max,
-                self.config.block_size
+                "gpt.model.batch_too_big",
+                b,
+                t,
+                b_max = acts.b_max,
+                t_max = acts.t_max,
+                block_size = self.config.block_size
             );
         }
         for (what, ids) in [("idx", Some(idx)), ("targets", targets)] {
             let Some(ids) = ids else { continue };
             if ids.len() != b * t {
-                bail!("{what} has {} ids, expected {b}×{t}", ids.len());
+                bail!("gpt.model.ids_len", what, n = ids.len(), b, t);
             }
             if let Some(&bad) = ids.iter().find(|&&i| i as usize >= self.config.vocab_size) {
                 bail!(
-                    "{what} contains id {bad}, outside the vocab of {}",
-                    self.config.vocab_size
+                    "gpt.model.id_outside_vocab",
+                    what,
+                    id = bad,
+                    vocab_size = self.config.vocab_size
                 );
             }
         }

@@ -88,21 +88,19 @@ pub fn generate(
     opts: &SampleOptions,
 ) -> Result<(), GptError> {
     if ids.is_empty() {
-        bail!("the prompt is empty: give at least one character");
+        bail!("gpt.sample.empty_prompt");
     }
     let positive = opts.temperature > 0.0 && opts.temperature.is_finite();
     if !opts.greedy && !positive {
-        bail!(
-            "temperature must be > 0 (or use greedy), got {}",
-            opts.temperature
-        );
+        bail!("gpt.sample.bad_temperature", value = opts.temperature);
     }
     let (bs, v) = (model.config.block_size, model.config.vocab_size);
     if acts.b_max < 1 || acts.t_max < bs {
         bail!(
-            "activations for {}×{} cannot hold a context of block_size {bs}",
-            acts.b_max,
-            acts.t_max
+            "gpt.sample.small_buffers",
+            b_max = acts.b_max,
+            t_max = acts.t_max,
+            block_size = bs
         );
     }
     model.check_batch(

@@ -14,7 +14,7 @@ use super::checkpoint;
 use super::config::Hyperparams;
 use super::data::Dataset;
 use super::trainer::Trainer;
-use super::{bail, GptError};
+use super::{bail, gpt_error, GptError};
 
 const MAGIC: &[u8; 8] = b"APGPTST1";
 /// A header is a few hundred bytes; anything longer is not ours.
@@ -73,31 +73,29 @@ fn f32s(bytes: &[u8]) -> Vec<f32> {
 /// saved vocab: the same text as before gives the same batches).
 pub fn from_bytes(bytes: &[u8], text: &str) -> Result<Trainer, GptError> {
     if bytes.len() < 12 || &bytes[..8] != MAGIC {
-        bail!("this is not a saved training state");
+        bail!("gpt.state.not_state");
     }
     let hlen = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
     if hlen > MAX_HEADER || bytes.len() < 12 + hlen {
-        bail!("the saved training state is truncated");
+        bail!("gpt.state.truncated");
     }
     let h: Header = serde_json::from_slice(&bytes[12..12 + hlen])
-        .map_err(|e| GptError(format!("the saved training state is damaged: {e}")))?;
+        .map_err(|e| gpt_error!("gpt.state.damaged", detail = e.to_string()))?;
     let rest = &bytes[12 + hlen..];
     let moments = h.n_params.checked_mul(8);
     let total = moments.and_then(|m| m.checked_add(h.checkpoint_len));
-    if total != Some(rest.len()) {
-        bail!(
-            "the saved training state has {} bytes after its header, expected {}",
-            rest.len(),
-            total.map_or("more".into(), |t| t.to_string())
-        );
+    match total {
+        Some(t) if t == rest.len() => {}
+        Some(t) => bail!("gpt.state.wrong_length", n = rest.len(), expected = t),
+        None => bail!("gpt.state.wrong_length_more", n = rest.len()),
     }
     let (ckpt, moments) = rest.split_at(h.checkpoint_len);
     let (model, vocab) = checkpoint::from_bytes(ckpt)?;
     if model.params.len() != h.n_params {
         bail!(
-            "the saved optimizer state has {} values per moment; the model has {} parameters",
-            h.n_params,
-            model.params.len()
+            "gpt.state.moments",
+            n = h.n_params,
+            params = model.params.len()
         );
     }
     let data = Dataset::with_vocab(text, vocab)?;

@@ -74,9 +74,9 @@ impl Trainer {
         let cfg = model.config.clone();
         if data.vocab.len() != cfg.vocab_size {
             bail!(
-                "the text's vocab has {} characters but the model has {}",
-                data.vocab.len(),
-                cfg.vocab_size
+                "gpt.trainer.vocab_mismatch",
+                text_n = data.vocab.len(),
+                model_n = cfg.vocab_size
             );
         }
         cfg.validate_batch(hp.batch_size)?;

@@ -7,12 +7,15 @@
 //! The config travels as JSON: `{ preset?: "tiny" | "small" | "cpu", n_layer?, n_head?,
 //! n_embd?, block_size?, batch_size?, lr?, weight_decay?, bias?, causal? }`, the preset's
 //! values (default tiny) overridden by any field given. Every export that takes the
-//! learner's text, numbers or file returns `Result<_, JsError>` with a message to act on.
+//! learner's text, numbers or file returns `Result<_, JsValue>`: a JS Error with a
+//! message to act on and the `GptError`'s `code` and `params` (see `err`), which the page
+//! says in the learner's language.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::gpt::{Dataset, GptError, Hyperparams, Trainer, Vocab};
+use super::{coded_error, js_object};
+use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Param, Trainer, Vocab};
 
 /// Longest training text accepted (characters): ids and the text stay well under 100 MB.
 pub const MAX_TEXT_CHARS: usize = 20_000_000;
@@ -22,17 +25,42 @@ const MAX_GENERATE: u32 = 5_000;
 /// Next-character probabilities listed by `attention` (the most likely first).
 const TOP_PROBS: usize = 10;
 
-fn err(e: GptError) -> JsError {
-    JsError::new(&e.to_string())
+/// A JS Error: the English message, `code` and `params`; a param that is itself an
+/// error (the reason a sentence wraps) is a plain object { code, params, message }.
+fn err(e: GptError) -> JsValue {
+    coded_error(&e.to_string(), e.code(), &params_js(&e))
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+fn params_js(e: &GptError) -> Vec<(&'static str, JsValue)> {
+    e.params()
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Param::Text(s) => JsValue::from(s.as_str()),
+                Param::Error(inner) => error_object(inner).into(),
+            };
+            (*k, v)
+        })
+        .collect()
+}
+
+/// `{ code, params, message }` of `e`, as a plain object (it survives postMessage).
+fn error_object(e: &GptError) -> js_sys::Object {
+    js_object(&[
+        ("code", e.code().into()),
+        ("params", js_object(&params_js(e)).into()),
+        ("message", e.to_string().into()),
+    ])
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
         .map_err(|e| {
             JsError::new(&format!(
                 "internal: could not hand numbers to the page: {e}"
             ))
+            .into()
         })
 }
 
@@ -53,15 +81,12 @@ struct ConfigJs {
 }
 
 /// Hyperparams from the config JSON (empty = the tiny preset).
-fn hyperparams(json: &str) -> Result<Hyperparams, JsError> {
+fn hyperparams(json: &str) -> Result<Hyperparams, JsValue> {
     let c: ConfigJs = if json.trim().is_empty() {
         ConfigJs::default()
     } else {
-        serde_json::from_str(json).map_err(|e| {
-            JsError::new(&format!(
-                "the config is not valid: {e} (fields: preset, n_layer, n_head, n_embd, block_size, batch_size, lr, weight_decay, bias, causal)"
-            ))
-        })?
+        serde_json::from_str(json)
+            .map_err(|e| err(gpt_error!("gpt.config.not_valid", detail = e.to_string())))?
     };
     let mut hp = Hyperparams::preset(c.preset.as_deref().unwrap_or("tiny")).map_err(err)?;
     hp.n_layer = c.n_layer.unwrap_or(hp.n_layer);
@@ -80,20 +105,14 @@ fn hyperparams(json: &str) -> Result<Hyperparams, JsError> {
 fn check_text(text: &str) -> Result<(), GptError> {
     let mut chars = text.chars();
     let Some(first) = chars.next() else {
-        return Err(GptError(
-            "the text is empty: paste or upload some text to train on".into(),
-        ));
+        return Err(gpt_error!("gpt.text.empty"));
     };
     if chars.clone().all(|c| c == first) {
-        return Err(GptError(format!(
-            "the text uses only one character ({first:?}): there is nothing to predict; use text with at least two different characters"
-        )));
+        return Err(gpt_error!("gpt.text.one_char", char = format!("{first:?}")));
     }
     let n = 1 + chars.count();
     if n > MAX_TEXT_CHARS {
-        return Err(GptError(format!(
-            "the text has {n} characters; the limit is {MAX_TEXT_CHARS} (20 M)"
-        )));
+        return Err(gpt_error!("gpt.text.too_long", n, limit = MAX_TEXT_CHARS));
     }
     Ok(())
 }
@@ -139,7 +158,7 @@ struct AttentionJs {
 }
 
 #[derive(Serialize)]
-struct ConfigOut<'a> {
+struct ConfigOut {
     vocab_size: usize,
     block_size: usize,
     n_layer: usize,
@@ -153,8 +172,9 @@ struct ConfigOut<'a> {
     params: usize,
     steps: f64,
     trainable: bool,
-    /// Why training is off (the text does not fit the loaded model's vocab), else null.
-    untrainable_reason: Option<&'a str>,
+    /// Why training is off (the text does not fit the loaded model's vocab), else null;
+    /// in English: `untrainable` is the same as { code, params, message }.
+    untrainable_reason: Option<String>,
     vocab: String,
     train_tokens: usize,
     val_tokens: usize,
@@ -165,14 +185,14 @@ struct ConfigOut<'a> {
 pub struct GptLab {
     tr: Trainer,
     /// Some(reason) when the lab wraps a loaded model whose vocab the text does not fit.
-    untrainable: Option<String>,
+    untrainable: Option<GptError>,
 }
 
 #[wasm_bindgen]
 impl GptLab {
     /// A fresh model (nanoGPT init from `seed`) for `text` under the config JSON.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_json: &str, text: &str, seed: u32) -> Result<GptLab, JsError> {
+    pub fn new(config_json: &str, text: &str, seed: u32) -> Result<GptLab, JsValue> {
         let hp = hyperparams(config_json)?;
         check_text(text).map_err(err)?;
         let tr = Trainer::new(text, hp, seed as u64).map_err(err)?;
@@ -192,7 +212,7 @@ impl GptLab {
         text: Option<String>,
         config_json: Option<String>,
         seed: u32,
-    ) -> Result<GptLab, JsError> {
+    ) -> Result<GptLab, JsValue> {
         let hp = hyperparams(config_json.as_deref().unwrap_or(""))?;
         let (model, vocab) = crate::gpt::from_bytes(bytes).map_err(err)?;
         let bs = model.config.block_size;
@@ -205,14 +225,13 @@ impl GptLab {
                 match fits {
                     Ok(d) => Some(d),
                     Err(e) => {
-                        untrainable =
-                            Some(format!("the current text cannot train this model: {e}"));
+                        untrainable = Some(gpt_error!("gpt.lab.text_cannot_train", reason = e));
                         None
                     }
                 }
             }
             _ => {
-                untrainable = Some("no training text was given with this model".into());
+                untrainable = Some(gpt_error!("gpt.lab.no_text"));
                 None
             }
         };
@@ -233,11 +252,9 @@ impl GptLab {
         Ok(GptLab { tr, untrainable })
     }
 
-    fn check_trainable(&self) -> Result<(), JsError> {
+    fn check_trainable(&self) -> Result<(), JsValue> {
         match &self.untrainable {
-            Some(why) => Err(JsError::new(&format!(
-                "this model cannot be trained here: {why}"
-            ))),
+            Some(why) => Err(err(gpt_error!("gpt.lab.untrainable", reason = why.clone()))),
             None => Ok(()),
         }
     }
@@ -245,7 +262,7 @@ impl GptLab {
     /// A lab from `stateBytes` output: the run continues exactly (same weights, AdamW
     /// moments, step count and batches) on `text`, the text it was trained on.
     #[wasm_bindgen(js_name = fromState)]
-    pub fn from_state(bytes: &[u8], text: &str) -> Result<GptLab, JsError> {
+    pub fn from_state(bytes: &[u8], text: &str) -> Result<GptLab, JsValue> {
         check_text(text).map_err(err)?;
         let tr = crate::gpt::state::from_bytes(bytes, text).map_err(err)?;
         Ok(GptLab {
@@ -255,7 +272,7 @@ impl GptLab {
     }
 
     /// Takes `n` AdamW steps on random batches; returns each step's training loss.
-    pub fn step(&mut self, n: u32) -> Result<Vec<f32>, JsError> {
+    pub fn step(&mut self, n: u32) -> Result<Vec<f32>, JsValue> {
         self.check_trainable()?;
         let n = n.min(MAX_STEPS_PER_CALL);
         Ok((0..n).map(|_| self.tr.step()).collect())
@@ -263,7 +280,7 @@ impl GptLab {
 
     /// Samples the next batch (untimed half of a step, as the CLI's `bench`).
     #[wasm_bindgen(js_name = nextBatch)]
-    pub fn next_batch(&mut self) -> Result<(), JsError> {
+    pub fn next_batch(&mut self) -> Result<(), JsValue> {
         self.check_trainable()?;
         self.tr.next_batch();
         Ok(())
@@ -271,14 +288,14 @@ impl GptLab {
 
     /// One AdamW step on the batch `nextBatch` sampled (the timed half); returns its loss.
     #[wasm_bindgen(js_name = stepBatch)]
-    pub fn step_batch(&mut self) -> Result<f32, JsError> {
+    pub fn step_batch(&mut self) -> Result<f32, JsValue> {
         self.check_trainable()?;
         Ok(self.tr.step_batch())
     }
 
     /// Mean [train, val] loss over `iters` fixed batches of each split.
     #[wasm_bindgen(js_name = estimateLoss)]
-    pub fn estimate_loss(&mut self, iters: u32) -> Result<Vec<f32>, JsError> {
+    pub fn estimate_loss(&mut self, iters: u32) -> Result<Vec<f32>, JsValue> {
         self.check_trainable()?;
         let (train, val) = self.tr.estimate_loss(iters.clamp(1, 1000) as usize);
         Ok(vec![train, val])
@@ -293,13 +310,15 @@ impl GptLab {
         temperature: f32,
         top_k: u32,
         seed: u32,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         if !temperature.is_finite() {
-            return Err(JsError::new("temperature must be a number"));
+            return Err(err(gpt_error!("gpt.generate.temperature_nan")));
         }
         if n > MAX_GENERATE {
-            return Err(JsError::new(&format!(
-                "at most {MAX_GENERATE} characters per call, asked for {n}"
+            return Err(err(gpt_error!(
+                "gpt.generate.too_many",
+                max = MAX_GENERATE,
+                n
             )));
         }
         let top_k = (top_k > 0).then_some(top_k as usize);
@@ -312,11 +331,9 @@ impl GptLab {
     /// last block_size characters) and the most likely next characters: `{ tokens,
     /// layers: [[{rows, cols, data, masked}]] (L × NH), scores (the same shape, q·k/√hs,
     /// −Infinity where masked), probs: [{char, p}], causal }`.
-    pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsError> {
+    pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {
         if prompt.is_empty() {
-            return Err(JsError::new(
-                "the prompt is empty: type at least one character",
-            ));
+            return Err(err(gpt_error!("gpt.prompt.empty")));
         }
         let cfg = self.tr.model.config.clone();
         let causal = self.tr.model.causal;
@@ -382,21 +399,22 @@ impl GptLab {
         row: usize,
         col: usize,
         max_terms: Option<usize>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         use crate::explain::{
             explain_attention_cell, Cell, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
         };
         use crate::tensor::{causal_mask, Mask};
         if prompt.is_empty() {
-            return Err(JsError::new(
-                "the prompt is empty: type at least one character",
-            ));
+            return Err(err(gpt_error!("gpt.prompt.empty")));
         }
         let cfg = self.tr.model.config.clone();
         if layer >= cfg.n_layer || head >= cfg.n_head {
-            return Err(JsError::new(&format!(
-                "no head {head} in layer {layer}: the model has {} layers of {} heads",
-                cfg.n_layer, cfg.n_head
+            return Err(err(gpt_error!(
+                "gpt.explain.no_head",
+                head,
+                layer,
+                n_layer = cfg.n_layer,
+                n_head = cfg.n_head
             )));
         }
         let kind = Kind::parse(kind).map_err(|e| JsError::new(&e.to_string()))?;
@@ -431,7 +449,7 @@ impl GptLab {
             max_terms.unwrap_or(DEFAULT_MAX_TERMS),
         )
         .map_err(e)?;
-        super::explain::to_js(&ex)
+        Ok(super::explain::to_js(&ex)?)
     }
 
     /// Trains (and runs) with or without the causal mask from now on.
@@ -441,11 +459,12 @@ impl GptLab {
         self.tr.hp.causal = on;
     }
 
-    /// The model's shape, training settings, step count and vocab (see `ConfigOut`).
-    pub fn config(&self) -> Result<JsValue, JsError> {
+    /// The model's shape, training settings, step count and vocab (see `ConfigOut`),
+    /// and `untrainable`: why training is off as { code, params, message }, else null.
+    pub fn config(&self) -> Result<JsValue, JsValue> {
         let c = &self.tr.model.config;
         let hp = &self.tr.hp;
-        to_js(&ConfigOut {
+        let out = to_js(&ConfigOut {
             vocab_size: c.vocab_size,
             block_size: c.block_size,
             n_layer: c.n_layer,
@@ -459,11 +478,17 @@ impl GptLab {
             params: c.num_params(),
             steps: self.tr.steps as f64,
             trainable: self.untrainable.is_none(),
-            untrainable_reason: self.untrainable.as_deref(),
+            untrainable_reason: self.untrainable.as_ref().map(GptError::to_string),
             vocab: self.vocab(),
             train_tokens: self.tr.data.train.len(),
             val_tokens: self.tr.data.val.len(),
-        })
+        })?;
+        let why = match &self.untrainable {
+            Some(e) => error_object(e).into(),
+            None => JsValue::NULL,
+        };
+        let _ = js_sys::Reflect::set(&out, &"untrainable".into(), &why);
+        Ok(out)
     }
 
     /// The characters the model knows, in id order.

@@ -120,18 +120,29 @@ fn matrix_within(
     Matrix::from_vec(rows, cols, data).map_err(|e| JsError::new(&format!("{name}: {e}")))
 }
 
-/// A JS `Error` with the English message and, for the page's string tables,
-/// `code` ("number.not_a_number", …) and `params` ({ text }), so that the page can
-/// say it in the learner's language.
-fn number_error(e: &crate::parse::NumberError) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    let params = js_sys::Object::new();
-    if let Some(text) = e.text() {
-        let _ = js_sys::Reflect::set(&params, &"text".into(), &text.into());
+/// A plain JS object with these properties.
+pub(crate) fn js_object(props: &[(&str, JsValue)]) -> js_sys::Object {
+    let obj = js_sys::Object::new();
+    for (k, v) in props {
+        let _ = js_sys::Reflect::set(&obj, &(*k).into(), v);
     }
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
-    let _ = js_sys::Reflect::set(&err, &"params".into(), &params);
+    obj
+}
+
+/// A JS `Error` with the English `message` and, for the page's string tables
+/// (`errorText` in www/js/i18n.js), `code` ("number.not_a_number",
+/// "gpt.config.too_many_params", …) and `params` ({ text }, { n, limit }, …), so that
+/// the page can say it in the learner's language.
+pub(crate) fn coded_error(message: &str, code: &str, params: &[(&str, JsValue)]) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
+    let _ = js_sys::Reflect::set(&err, &"params".into(), &js_object(params));
     err.into()
+}
+
+fn number_error(e: &crate::parse::NumberError) -> JsValue {
+    let params: Vec<(&str, JsValue)> = e.text().map(|t| ("text", t.into())).into_iter().collect();
+    coded_error(&e.to_string(), e.code(), &params)
 }
 
 /// Parses one typed cell: `2`, `-0.5`, `1e-3`, `1/3`. Errors say what to type.

@@ -1,6 +1,14 @@
 // The page's side of the GPT worker (gpt-worker.js documents the protocol): one request
 // = one promise; the loop's events go to the listener given to the constructor.
 
+/** An Error from a worker reply or event ({ error | message, code?, params? }), with the
+ *  core's `code` and `params` back on it (message() in widget-base.js says it). */
+export function workerError(data) {
+  const err = new Error(data.error ?? data.message ?? '');
+  if (typeof data.code === 'string') Object.assign(err, { code: data.code, params: data.params ?? {} });
+  return err;
+}
+
 export class GptClient {
   #worker;
   #next = 1;
@@ -20,7 +28,7 @@ export class GptClient {
       if (!p) return;
       this.#pending.delete(data.id);
       if (data.ok) p.resolve(data.result);
-      else p.reject(new Error(data.error));
+      else p.reject(workerError(data));
     };
     this.#worker.onerror = (e) => {
       e.preventDefault();
@@ -31,7 +39,7 @@ export class GptClient {
     };
   }
 
-  /** Sends `cmd` with `args`; resolves to its result or rejects with its message. */
+  /** Sends `cmd` with `args`; resolves to its result or rejects with its error. */
   call(cmd, args = {}, transfer = []) {
     const id = this.#next++;
     return new Promise((resolve, reject) => {

@@ -5,7 +5,9 @@
 //   new Worker(new URL('./gpt-worker.js', import.meta.url), { type: 'module' })
 //
 // Requests (page → worker): { id, cmd, ...args }; every request gets exactly one reply
-// { id, ok: true, result } or { id, ok: false, error } (error = a learner-facing message).
+// { id, ok: true, result } or { id, ok: false, error, code?, params? } (error = a
+// learner-facing message in English; code and params, when the core gave them, let the
+// page say it in the learner's language: errorText in i18n.js).
 //
 //   create    { config, text, seed }           → info   a fresh model (config: the JSON
 //                                                       object of GptLab, e.g. {preset})
@@ -32,7 +34,8 @@
 //
 // info = GptLab.config(): { vocab_size, block_size, n_layer, n_head, n_embd, bias,
 // batch_size, lr, weight_decay, causal, params, steps, trainable, untrainable_reason,
-// vocab, train_tokens, val_tokens } plus running (bool).
+// untrainable ({ code, params, message } or null), vocab, train_tokens, val_tokens } plus
+// running (bool).
 //
 // Events (worker → page, no id) while the loop runs:
 //   { event: 'progress', step, loss, stepsPerSec, tokensPerSec }  ~10 per second; loss =
@@ -40,7 +43,8 @@
 //   { event: 'eval', step, train, val }   a fixed-batch estimate, ≤ 10 % of the time
 //   { event: 'sample', step, text }       200 characters sampled from "\n" (or the
 //                                   vocab's first character when it has no "\n")
-//   { event: 'stopped', reason }          'diverged' (a loss was not finite), 'error', or
+//   { event: 'stopped', reason, message?, code?, params? }
+//                                   'diverged' (a loss was not finite), 'error', or
 //                                   'crashed' (wasm trapped, e.g. out of memory: this
 //                                   worker's lab is unusable; the page starts a new one)
 //
@@ -80,7 +84,8 @@ const commands = {
   load: ({ bytes, text, config, seed = 1337 }) =>
     replace(GptLab.fromBytes(new Uint8Array(bytes), text || undefined, config ? JSON.stringify(config) : undefined, seed)),
   start: () => {
-    if (!need().config().trainable) throw new Error(lab.config().untrainable_reason);
+    const { untrainable } = need().config();
+    if (untrainable) throw untrainable;
     if (!running) {
       running = true;
       loop = { perStep: 0, lastEval: -Infinity, evalMs: 0, evalStep: -1, lastSample: -Infinity, sampleMs: 0 };
@@ -130,7 +135,7 @@ yieldTick.port1.onmessage = () => {
   } catch (err) {
     running = false;
     const crashed = err instanceof WebAssembly.RuntimeError;
-    postMessage({ event: 'stopped', reason: crashed ? 'crashed' : 'error', message: messageOf(err) });
+    postMessage({ event: 'stopped', reason: crashed ? 'crashed' : 'error', ...errorOf(err) });
     return;
   }
   if (running) schedule();
@@ -180,8 +185,12 @@ function evaluate() {
   if (Number.isFinite(train) && Number.isFinite(val)) postMessage({ event: 'eval', step: lab.steps(), train, val });
 }
 
-function messageOf(err) {
-  return String(err?.message ?? err).replace(/\.$/, '');
+/** What postMessage can carry of an error: { message, code?, params? }. An Error is
+ *  cloned without the core's `code` and `params`, so they travel beside it. */
+function errorOf(err) {
+  const out = { message: String(err?.message ?? err).replace(/\.$/, '') };
+  if (typeof err?.code === 'string') Object.assign(out, { code: err.code, params: err.params ?? {} });
+  return out;
 }
 
 self.onmessage = async ({ data }) => {
@@ -194,6 +203,7 @@ self.onmessage = async ({ data }) => {
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     postMessage({ id, ok: true, result }, transfer);
   } catch (err) {
-    postMessage({ id, ok: false, error: messageOf(err) });
+    const { message, ...coded } = errorOf(err);
+    postMessage({ id, ok: false, error: message, ...coded });
   }
 };

@@ -64,12 +64,18 @@ export function t(key, vars = {}, language = lang) {
 /**
  * The text of an error in `language`: errors from the core that carry a `code`
  * (e.g. "number.not_a_number", with `params` such as { text }) are said from the
- * string table `err.<code>`; any other error is its own message (English).
+ * string table `err.<code>`; a param that is itself such an error ({ code, params,
+ * message }: the reason a sentence wraps) is said the same way. Any other error is
+ * its own message (English).
  */
 export function errorText(err, language = lang) {
   const key = typeof err?.code === 'string' ? `err.${err.code}` : null;
   const table = STRINGS[language] ?? STRINGS.en;
-  if (key && (table[key] ?? STRINGS.en[key])) return t(key, err.params ?? {}, language);
+  if (key && (table[key] ?? STRINGS.en[key])) {
+    const params = Object.fromEntries(Object.entries(err.params ?? {})
+      .map(([k, v]) => [k, v && typeof v === 'object' ? errorText(v, language) : v]));
+    return t(key, params, language);
+  }
   return String(err?.message ?? err).replace(/\.$/, '');
 }
 

@@ -55,6 +55,7 @@ class AttnGptInspect extends AttnWidget {
   `;
 
   #info = null;
+  #err = null;
   #seed = 1;
   #busy = false;
   #state = { prompt: '', tokens: [], heads: 0, probs: [], generated: '' };
@@ -103,6 +104,7 @@ class AttnGptInspect extends AttnWidget {
     this.ui.gen.textContent = this.t('gpt.generate');
     if (!this.#info) this.ui.hint.textContent = this.t('gpt.inspectClosed');
     this.#captions();
+    this.#paintError();
   }
 
   get state() {
@@ -131,8 +133,16 @@ class AttnGptInspect extends AttnWidget {
     this.ui.box.classList.toggle('off', !on);
   }
 
+  /** Shows `err` (an error, said in the widget's language, or a string key of the
+   *  tables) until the next success; it follows a language switch. */
   #error(err) {
-    this.ui.msg.textContent = err ? message(err) : '';
+    this.#err = err;
+    this.#paintError();
+  }
+
+  #paintError() {
+    const err = this.#err;
+    this.ui.msg.textContent = !err ? '' : err.key ? this.t(err.key) : message(err, this.language);
     this.ui.msg.hidden = !err;
   }
 
@@ -240,7 +250,7 @@ class AttnGptInspect extends AttnWidget {
     const n = Math.max(1, Math.min(2000, Math.trunc(Number(u.n.value)) || 200));
     const temperature = greedy ? 0 : Number(u.temp.value);
     if (!greedy && !(temperature > 0)) {
-      this.#error(this.t('gpt.badTemperature'));
+      this.#error({ key: 'gpt.badTemperature' });
       return;
     }
     u.gen.disabled = true;

@@ -5,7 +5,10 @@
 //   el.locked       = true while a model exists that these settings did not make
 //   el.showInfo(info)   the built model: its vocab and parameter count
 //   el.showModel(info)  a loaded model's shape in the fields
-//   el.showError(msg)   / el.clearError()
+//   el.showMessage(msg) / el.clearMessage()  why no model was built (msg: a string, or a
+//                       function giving it in the current language: it follows a language
+//                       switch). Not AttnWidget's showError / clearError: every re-render
+//                       (a language switch) clears those.
 //   el.restore({ preset, config, source, text })   the settings of a saved run (no event)
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
@@ -69,6 +72,7 @@ class AttnGptSettings extends AttnWidget {
   #text = '';
   #defaultText = '';
   #info = null;
+  #msg = null; // () => the message shown, in the current language
 
   // build() runs inside AttnWidget's constructor, before this class's fields exist:
   // its nodes live in `this.ui`, which no field initialiser overwrites.
@@ -108,13 +112,14 @@ class AttnGptSettings extends AttnWidget {
     loadDefaultCorpus().then((text) => {
       this.#defaultText = text;
       this.#changed();
-    }, (err) => this.showError(this.t('gpt.corpusFailed', { msg: message(err) })));
+    }, (err) => this.showMessage(() => this.t('gpt.corpusFailed', { msg: message(err, this.language) })));
   }
 
   render() {
     for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = this.t(node.dataset.t);
     this.ui.preset.lastElementChild.textContent = this.t('gpt.custom');
     if (this.#info) this.showInfo(this.#info);
+    if (this.#msg) this.ui.msg.textContent = this.#msg();
   }
 
   /** True once the default corpus is here (a model can be built). */
@@ -151,7 +156,7 @@ class AttnGptSettings extends AttnWidget {
 
   showInfo(info) {
     this.#info = info;
-    this.clearError();
+    this.clearMessage();
     this.ui.info.textContent = this.t('gpt.info', {
       params: info.params.toLocaleString('en-US'),
       train: info.train_tokens.toLocaleString('en-US'),
@@ -175,7 +180,8 @@ class AttnGptSettings extends AttnWidget {
 
   /** A message about the learner's file that leaves the built model (and its info) alone. */
   #fileError(text) {
-    this.ui.msg.textContent = text;
+    this.#msg = typeof text === 'function' ? text : () => text;
+    this.ui.msg.textContent = this.#msg();
     this.ui.msg.hidden = false;
   }
 
@@ -184,15 +190,15 @@ class AttnGptSettings extends AttnWidget {
     for (const f of FIELDS) this.ui.inputs[f].value = String(info[f]);
   }
 
-  showError(text) {
+  showMessage(text) {
     this.#info = null;
-    this.ui.msg.textContent = text;
-    this.ui.msg.hidden = false;
+    this.#fileError(text);
     this.ui.info.textContent = '';
     this.ui.vocab.textContent = '';
   }
 
-  clearError() {
+  clearMessage() {
+    this.#msg = null;
     this.ui.msg.hidden = true;
     this.ui.msg.textContent = '';
   }
@@ -208,18 +214,19 @@ class AttnGptSettings extends AttnWidget {
     if (!file) return;
     this.ui.file.value = ''; // the same file chosen again is a new choice
     if (file.size > MAX_FILE) { // checked before a byte is read: no frozen tab
-      this.#fileError(this.t('gpt.fileTooBig', { name: file.name, mb: (file.size / 1048576).toFixed(1) }));
+      const mb = (file.size / 1048576).toFixed(1);
+      this.#fileError(() => this.t('gpt.fileTooBig', { name: file.name, mb }));
       return;
     }
     let text;
     try {
       text = await file.text();
     } catch (err) {
-      this.#fileError(this.t('gpt.fileUnreadable', { name: file.name, msg: message(err) }));
+      this.#fileError(() => this.t('gpt.fileUnreadable', { name: file.name, msg: message(err, this.language) }));
       return;
     }
     if (!text) {
-      this.#fileError(this.t('gpt.fileEmpty', { name: file.name }));
+      this.#fileError(() => this.t('gpt.fileEmpty', { name: file.name }));
       return;
     }
     this.ui.textarea.value = text;

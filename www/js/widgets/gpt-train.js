@@ -16,7 +16,7 @@
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
-import { GptClient } from '../gpt-client.js';
+import { GptClient, workerError } from '../gpt-client.js';
 import { loadSave, putSave, dropSave } from '../gpt-store.js';
 import './gpt-plot.js';
 import './gpt-settings.js';
@@ -71,6 +71,7 @@ class AttnGptTrain extends AttnWidget {
   #client = null;
   #frame = 0;
   #fileText = null;
+  #msgText = null; // () => the message above the stats, in the current language
   #gen = 0; // bumped by every reset / load / restore: a late reply of an older one is dropped
   #corpus = { source: 'default', text: null }; // the text the current model trains on
   #saveTimer = 0;
@@ -151,6 +152,7 @@ class AttnGptTrain extends AttnWidget {
       train: this.t('gpt.trainLoss'), val: this.t('gpt.valLoss'), empty: this.t('gpt.plotEmpty'),
     };
     if (this.#fileText) this.ui.fileMsg.textContent = this.#fileText();
+    if (this.#msgText) this.ui.msg.textContent = this.#msgText();
     if (this.#offer) this.ui.offerText.textContent = this.t('gpt.resumeOffer', { step: fmt(this.#offer.step), time: hhmm(this.#offer.savedAt) });
     this.#paintSaved();
     this.#paint();
@@ -209,7 +211,7 @@ class AttnGptTrain extends AttnWidget {
     } catch (err) {
       if (gen !== this.#gen) return;
       this.#status = 'invalid';
-      this.ui.settings.showError(this.t('gpt.cannotBuild', { msg: message(err) }));
+      this.ui.settings.showMessage(() => this.t('gpt.cannotBuild', { msg: message(err, this.language) }));
       this.ui.inspect.close();
     }
     this.#paint();
@@ -258,7 +260,7 @@ class AttnGptTrain extends AttnWidget {
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       this.#fileMsg(() => this.t('gpt.saved', { kb: fmt(bytes.length / 1024) }), true);
     } catch (err) {
-      this.#fileMsg(message(err), false);
+      this.#fileMsg(() => message(err, this.language), false);
     }
   }
 
@@ -275,7 +277,7 @@ class AttnGptTrain extends AttnWidget {
       if (!r.ok) throw new Error(`${PRETRAINED_URL.pathname}: HTTP ${r.status}`);
       await this.#load(await r.arrayBuffer(), 'small.safetensors', this.ui.settings.defaultText, 'default');
     } catch (err) {
-      this.#fileMsg(message(err), false);
+      this.#fileMsg(() => message(err, this.language), false);
     }
   }
 
@@ -302,11 +304,12 @@ class AttnGptTrain extends AttnWidget {
       this.ui.plot.clear();
       this.ui.sample.textContent = '';
       this.#last = { step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN };
-      const note = () => (info.trainable ? '' : ` ${this.t('gpt.notTrainable', { why: info.untrainable_reason })}`);
+      const note = () => (info.trainable ? ''
+        : ` ${this.t('gpt.notTrainable', { why: message(info.untrainable ?? info.untrainable_reason, this.language) })}`);
       this.#fileMsg(() => this.t('gpt.loaded', { name, params: fmt(info.params) }) + note(), true);
       this.ui.inspect.open(info, this.#promptFor(info));
     } catch (err) {
-      this.#fileMsg(() => this.t('gpt.loadFailed', { name, msg: message(err) }), false);
+      this.#fileMsg(() => this.t('gpt.loadFailed', { name, msg: message(err, this.language) }), false);
     }
     this.#paint();
   }
@@ -338,7 +341,7 @@ class AttnGptTrain extends AttnWidget {
         this.#crashed(e.message);
         return;
       }
-      this.#showMsg(e.reason === 'diverged' ? this.t('gpt.diverged') : e.message);
+      this.#showMsg(e.reason === 'diverged' ? () => this.t('gpt.diverged') : workerError(e));
       this.#pauseUi();
     }
     this.#schedulePaint();
@@ -413,7 +416,7 @@ class AttnGptTrain extends AttnWidget {
         this.#hideOffer(); // the newest save is this run's
         this.#paintSaved();
       } catch (err) {
-        this.#saved = { error: message(err) };
+        this.#saved = { error: err };
         this.#paintSaved();
       } finally {
         this.#saving = null;
@@ -438,7 +441,7 @@ class AttnGptTrain extends AttnWidget {
     const note = this.ui.saveNote;
     note.hidden = !s;
     if (!s) return;
-    note.textContent = s.error ? this.t('gpt.saveFailed', { msg: s.error })
+    note.textContent = s.error ? this.t('gpt.saveFailed', { msg: message(s.error, this.language) })
       : this.t('gpt.savedNote', { step: fmt(s.step), time: hhmm(s.savedAt) });
   }
 
@@ -508,7 +511,7 @@ class AttnGptTrain extends AttnWidget {
       await this.start();
     } catch (err) {
       if (gen !== this.#gen) return;
-      this.#showMsg(this.t('gpt.resumeFailed', { msg: message(err) }));
+      this.#showMsg(() => this.t('gpt.resumeFailed', { msg: message(err, this.language) }));
       this.#showOffer(rec); // still there: Discard, or try again
       await this.reset();
     }
@@ -533,7 +536,7 @@ class AttnGptTrain extends AttnWidget {
     this.#info = null;
     this.#status = 'crashed';
     this.ui.settings.locked = false;
-    this.#showMsg(this.t('gpt.crashed', { msg: msg || '?' }));
+    this.#showMsg(() => this.t('gpt.crashed', { msg: msg || '?' }));
     this.#paint();
     this.#checkSave(true);
   }
@@ -543,9 +546,12 @@ class AttnGptTrain extends AttnWidget {
     return this.#client?.call('crashForTest');
   }
 
-  #showMsg(err) {
-    this.ui.msg.textContent = err ? message(err) : '';
-    this.ui.msg.hidden = !err;
+  /** `what`: an error (said in the widget's language), a function giving the text in
+   *  the current language, or null; it follows a language switch. */
+  #showMsg(what) {
+    this.#msgText = !what ? null : typeof what === 'function' ? what : () => message(what, this.language);
+    this.ui.msg.textContent = this.#msgText ? this.#msgText() : '';
+    this.ui.msg.hidden = !what;
   }
 
   /** `text`: a string, or a function giving it in the current language. */

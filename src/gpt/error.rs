@@ -1,0 +1,233 @@
+//! `GptError`: what a learner's config, text, prompt or file got wrong, as a stable code
+//! (`gpt.config.too_many_params`) and named params (`{ n, limit }`), so that the page can
+//! say it in the learner's language (`err.<code>` in www/js/i18n/part-gpt.js, through
+//! `errorText` in www/js/i18n.js). `Display` is the English text of `MESSAGES` with the
+//! params filled in; the page's English table must say the same (tests/gpt_errors.rs).
+//!
+//! A param is text (numbers already written as digits, names already quoted where the
+//! English quotes them) or another `GptError`, the cause a sentence wraps ("checkpoint
+//! config: {reason}"), which the page says in the same language.
+
+use std::fmt;
+
+/// Every code and its English text; `{name}` is a param.
+pub const MESSAGES: &[(&str, &str)] = &[
+    // config.rs: the model's shape and the training settings
+    ("gpt.config.size_range", "{name} must be between 1 and {max}, got {value}"),
+    ("gpt.config.too_many_layers", "n_layer is {n}; the limit is {limit} layers"),
+    ("gpt.config.heads_divide", "n_embd ({n_embd}) must be divisible by n_head ({n_head}): each head gets n_embd / n_head channels"),
+    ("gpt.config.too_many_params", "this config has {n} parameters; the limit is {limit} (25 M) so training fits in memory"),
+    ("gpt.config.activations", "batch_size {batch_size} × block_size {block_size} needs {mb} MB of activations; the limit is {limit} MB"),
+    ("gpt.config.unknown_preset", "unknown preset {name}; choose one of {presets}"),
+    ("gpt.config.bad_lr", "lr must be a positive number, got {value}"),
+    ("gpt.config.bad_weight_decay", "weight_decay must be ≥ 0, got {value}"),
+    ("gpt.config.not_valid", "the config is not valid: {detail} (fields: preset, n_layer, n_head, n_embd, block_size, batch_size, lr, weight_decay, bias, causal)"),
+    // the training text (data.rs, wasm/gpt.rs)
+    ("gpt.text.empty", "the text is empty: paste or upload some text to train on"),
+    ("gpt.text.one_char", "the text uses only one character ({char}): there is nothing to predict; use text with at least two different characters"),
+    ("gpt.text.too_long", "the text has {n} characters; the limit is {limit} (20 M)"),
+    ("gpt.data.too_short", "the text is too short: block_size {block_size} needs more than {block_size} characters in both the 90 % train split ({train}) and the 10 % validation split ({val}); use at least {need} characters"),
+    ("gpt.data.not_in_vocab", "characters not in the model's vocab: {chars}"),
+    ("gpt.trainer.vocab_mismatch", "the text's vocab has {text_n} characters but the model has {model_n}"),
+    // prompts and generation (sample.rs, wasm/gpt.rs)
+    ("gpt.sample.empty_prompt", "the prompt is empty: give at least one character"),
+    ("gpt.prompt.empty", "the prompt is empty: type at least one character"),
+    ("gpt.sample.bad_temperature", "temperature must be > 0 (or use greedy), got {value}"),
+    ("gpt.generate.temperature_nan", "temperature must be a number"),
+    ("gpt.generate.too_many", "at most {max} characters per call, asked for {n}"),
+    ("gpt.sample.small_buffers", "activations for {b_max}×{t_max} cannot hold a context of block_size {block_size}"),
+    ("gpt.explain.no_head", "no head {head} in layer {layer}: the model has {n_layer} layers of {n_head} heads"),
+    // model.rs: what the forward pass is handed
+    ("gpt.model.batch_too_big", "a batch of {b}×{t} does not fit buffers for {b_max}×{t_max} (block_size {block_size})"),
+    ("gpt.model.ids_len", "{what} has {n} ids, expected {b}×{t}"),
+    ("gpt.model.id_outside_vocab", "{what} contains id {id}, outside the vocab of {vocab_size}"),
+    // checkpoint.rs: a .safetensors file
+    ("gpt.checkpoint.not_safetensors", "not a valid safetensors checkpoint (corrupt or truncated?): {detail}"),
+    ("gpt.checkpoint.invalid", "not a valid safetensors checkpoint: {detail}"),
+    ("gpt.checkpoint.not_tensors", "not safetensors: {detail}"),
+    ("gpt.checkpoint.no_metadata", "the safetensors file has no metadata: a GPT checkpoint needs vocab, vocab_size, block_size, n_layer, n_head, n_embd and bias"),
+    ("gpt.checkpoint.meta_missing", "checkpoint metadata lacks {key}"),
+    ("gpt.checkpoint.meta_not_number", "checkpoint metadata {key} is {value}, not a whole number"),
+    ("gpt.checkpoint.meta_bias", "checkpoint metadata \"bias\" is {value}, expected \"true\" or \"false\""),
+    ("gpt.checkpoint.bad_config", "checkpoint config: {reason}"),
+    ("gpt.checkpoint.vocab_not_json", "checkpoint vocab is not a JSON array of strings: {detail}"),
+    ("gpt.checkpoint.vocab_entry", "checkpoint vocab entry {entry} is not exactly one character"),
+    ("gpt.checkpoint.vocab_size", "checkpoint vocab has {n} entries but vocab_size is {vocab_size}"),
+    ("gpt.checkpoint.vocab_duplicate", "checkpoint vocab lists a character twice"),
+    ("gpt.checkpoint.unexpected_tensor", "checkpoint has an unexpected tensor {name} for this config"),
+    ("gpt.checkpoint.missing_tensor", "checkpoint lacks tensor {name}"),
+    ("gpt.checkpoint.tensor_dtype", "tensor {name} is {dtype}, expected F32"),
+    ("gpt.checkpoint.tensor_shape", "tensor {name} has shape {shape}, expected {expected}"),
+    ("gpt.checkpoint.tensor_bytes", "tensor {name} has {n} bytes, expected {expected}"),
+    // state.rs: a saved training run
+    ("gpt.state.not_state", "this is not a saved training state"),
+    ("gpt.state.truncated", "the saved training state is truncated"),
+    ("gpt.state.damaged", "the saved training state is damaged: {detail}"),
+    ("gpt.state.wrong_length", "the saved training state has {n} bytes after its header, expected {expected}"),
+    ("gpt.state.wrong_length_more", "the saved training state has {n} bytes after its header, expected more"),
+    ("gpt.state.moments", "the saved optimizer state has {n} values per moment; the model has {params} parameters"),
+    // wasm/gpt.rs: a loaded model the current text cannot train
+    ("gpt.lab.text_cannot_train", "the current text cannot train this model: {reason}"),
+    ("gpt.lab.no_text", "no training text was given with this model"),
+    ("gpt.lab.untrainable", "this model cannot be trained here: {reason}"),
+];
+
+/// A param's value: text, or the error a sentence wraps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    Text(String),
+    Error(GptError),
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Param::Text(s) => f.write_str(s),
+            Param::Error(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<GptError> for Param {
+    fn from(e: GptError) -> Param {
+        Param::Error(e)
+    }
+}
+
+macro_rules! text_params {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Param {
+            fn from(v: $t) -> Param {
+                Param::Text(v.to_string())
+            }
+        }
+    )*};
+}
+text_params!(String, &str, &String, usize, u32, u64, u128, f32, f64);
+
+/// Anything a learner's input can get wrong: a config, a checkpoint, a prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GptError {
+    code: &'static str,
+    params: Vec<(&'static str, Param)>,
+}
+
+impl GptError {
+    /// An error `code` (one of `MESSAGES`) with its params.
+    pub fn new(code: &'static str, params: Vec<(&'static str, Param)>) -> GptError {
+        debug_assert!(template(code).is_some(), "{code} is not in MESSAGES");
+        GptError { code, params }
+    }
+
+    /// The stable name of the page's string `err.<code>`.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The named params, in the order given.
+    pub fn params(&self) -> &[(&'static str, Param)] {
+        &self.params
+    }
+
+    fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+}
+
+/// The English text of `code`.
+pub fn template(code: &str) -> Option<&'static str> {
+    MESSAGES.iter().find(|(c, _)| *c == code).map(|(_, t)| *t)
+}
+
+impl fmt::Display for GptError {
+    /// The English text: the template with every `{name}` replaced by its param (a
+    /// param's own text is not searched again).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(mut rest) = template(self.code) else {
+            return write!(f, "{} {:?}", self.code, self.params);
+        };
+        while let Some(open) = rest.find('{') {
+            f.write_str(&rest[..open])?;
+            let after = &rest[open + 1..];
+            let close = after.find('}');
+            match close.and_then(|c| self.param(&after[..c]).map(|p| (c, p))) {
+                Some((c, p)) => {
+                    p.fmt(f)?;
+                    rest = &after[c + 1..];
+                }
+                None => {
+                    f.write_str("{")?;
+                    rest = after;
+                }
+            }
+        }
+        f.write_str(rest)
+    }
+}
+
+impl std::error::Error for GptError {}
+
+/// `GptError::new("gpt.some.code", params)` with params written `name = value` (or just
+/// `name`, a variable of that name); a value is anything `Param: From` (text, numbers,
+/// another GptError).
+macro_rules! gpt_error {
+    ($code:literal $(, $k:ident $(= $v:expr)?)* $(,)?) => {
+        $crate::gpt::GptError::new(
+            $code,
+            vec![$((stringify!($k), $crate::gpt::error::param!($k $(= $v)?))),*],
+        )
+    };
+}
+pub(crate) use gpt_error;
+
+macro_rules! param {
+    ($k:ident) => {
+        $crate::gpt::error::Param::from($k)
+    };
+    ($k:ident = $v:expr) => {
+        $crate::gpt::error::Param::from($v)
+    };
+}
+pub(crate) use param;
+
+/// `return Err(gpt_error!(..))` in one line.
+macro_rules! bail {
+    ($($arg:tt)*) => { return Err($crate::gpt::error::gpt_error!($($arg)*)) };
+}
+pub(crate) use bail;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_fill_the_template_once() {
+        let e = gpt_error!(
+            "gpt.checkpoint.not_safetensors",
+            detail = "must be `{`, {detail}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "not a valid safetensors checkpoint (corrupt or truncated?): must be `{`, {detail}"
+        );
+        let inner = gpt_error!("gpt.state.truncated");
+        let e = gpt_error!("gpt.checkpoint.bad_config", reason = inner);
+        assert_eq!(
+            e.to_string(),
+            "checkpoint config: the saved training state is truncated"
+        );
+    }
+
+    #[test]
+    fn every_template_names_simple_params() {
+        for (code, text) in MESSAGES {
+            for part in text.split('{').skip(1) {
+                let name = part.split('}').next().unwrap();
+                assert!(
+                    name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                    "{code}: {{{name}}}"
+                );
+            }
+        }
+    }
+}
