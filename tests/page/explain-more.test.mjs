@@ -142,7 +142,7 @@ test('§3 biases: a score with a k-bias is q·(k + b_k), explained in its own pa
   await widget.locator('input.toggle-k').uncheck();
 });
 
-test('a panel never outlives its numbers: a new state or the table view closes it', async () => {
+test('a panel never outlives its numbers: a new state closes it, the table view keeps it', async () => {
   const closed = (tag) => page.waitForFunction((t) => !document.querySelector(t).shadowRoot.querySelector('attn-explain').open, tag);
   // Note 4: explaining a decoder weight, then switching to the encoder.
   await explain('attn-note-encoder', 'attn-matrix[label="weights"]', 2, 0);
@@ -156,9 +156,14 @@ test('a panel never outlives its numbers: a new state or the table view closes i
   await cell.fill('7');
   await closed('attn-value-change');
   await cell.fill(old);
-  // "Show as tables" replaces the grids the panel outlines: it closes too.
+  // "Show as tables" only changes how the same numbers are shown (the grids draw
+  // themselves as tables): the panel stays open, its outlines move into the tables.
   await explain('attn-value-change', 'attn-matrix[label="out"]', 1, 0);
   await page.locator('attn-value-change button.tables').click();
-  await closed('attn-value-change');
+  const widget = page.locator('attn-value-change').first();
+  assert.equal(await widget.locator('attn-explain').evaluate((el) => el.open), true);
+  assert.ok(await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]
+    .some((m) => m.shadowRoot.querySelector('table.plain td.selected[data-row="1"][data-col="0"]'))), 'the explained cell is marked in its table');
   await page.locator('attn-value-change button.tables').click();
+  await widget.locator('attn-explain').evaluate((el) => el.close());
 });

@@ -53,6 +53,12 @@ table.plain { border-collapse: collapse; border-spacing: 0; font-size: .8rem;
 table.plain caption { text-align: left; font-size: .76rem; color: var(--attn-muted, #5a6072); padding-bottom: .2rem; }
 table.plain td { width: auto; min-width: 0; height: auto; padding: .15rem .45rem; border-radius: 0;
   background: none; box-shadow: none; text-align: right; border-bottom: 1px solid #e1e4eb; }
+/* Explainable exact values: the same click target as a heatmap cell, and the marks of an
+   explanation drawn inside the cell (collapsed borders leave no gap for an outer ring). */
+table.plain thead th { text-align: right; padding: 0 .45rem; }
+table.plain td.explainable:hover { background: #f1f0fb; box-shadow: none; }
+table.plain td:focus-visible, table.plain td.source, table.plain td.selected { outline-offset: -3px; }
+table.plain td.selected { background: #ece9f8; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; margin: -1px; padding: 0; border: 0; }
 `;

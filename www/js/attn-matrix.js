@@ -6,7 +6,12 @@
 //                label (matrix name used in titles and the read-out line),
 //                explainable (a click, or Enter/Space on a focused cell, asks for the
 //                cell's explanation; in editable grids Shift+Enter does, since Enter commits),
-//                table (show a plain table of exact values instead of the heatmap),
+//                table (show a plain table of exact values instead of the heatmap;
+//                  table="rounded": of two-decimal values, as the heatmap prints them; an
+//                  editable grid keeps its cells to type in and shows the table under them.
+//                  In an explainable grid the table's cells explain themselves like the
+//                  heatmap's: click, or Enter/Space on a focused cell, with the arrow keys,
+//                  Home and End moving between them),
 //                table-toggle (a small button that switches `table` on and off),
 //                lang (en | zh; default: the page's language)
 //   events:      'cell-edit' {row, col, text}  (bubbles, composed; on every keystroke)
@@ -18,6 +23,10 @@
 //                highlight([{row, col, matrix?}] | null)  outlines the cells an explained
 //                  number came from (entries whose `matrix` names another grid are skipped),
 //                markSelected(row, col) | markSelected(null)  marks the explained cell
+//                  (both marks are drawn in the view on screen, heatmap or table, and
+//                  follow a switch between them),
+//                cellAt(row, col)  the element that shows that cell now (the table's cell
+//                  in table view, else the heatmap cell or its input): where focus goes back
 //
 // Cells print 2 decimals; hovering or focusing a cell shows the exact value in a
 // read-out line under the grid (and in the cell's title). Arrow keys move between
@@ -59,6 +68,7 @@ class AttnMatrix extends HTMLElement {
   #colLabels = [];
   #shape = '';
   #cells = [];
+  #plainCells = [];
   #inputs = [];
   #sent = [];
   #paint = [];
@@ -100,6 +110,15 @@ class AttnMatrix extends HTMLElement {
       this.#showReadout(i >= 0 ? i : this.#focused);
     });
     this.#table.addEventListener('mouseleave', () => this.#showReadout(this.#focused));
+    this.#plain.addEventListener('click', (e) => {
+      const i = this.#plainIndexOf(e.target);
+      if (this.explainable && i >= 0) this.#explain(i);
+    });
+    this.#plain.addEventListener('keydown', (e) => this.#onTableKey(e));
+    this.#plain.addEventListener('focusin', (e) => {
+      const i = this.#plainIndexOf(e.target);
+      if (i >= 0) this.#plainCells.forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
+    });
   }
 
   get value() {
@@ -166,6 +185,14 @@ class AttnMatrix extends HTMLElement {
     this.#paintMarks();
   }
 
+  /** The element showing cell (row, col) in the current view, or null. */
+  cellAt(row, col) {
+    const i = this.#index(row, col);
+    if (i < 0) return null;
+    if (this.#tableShown()) return this.#plainCells[i] ?? null;
+    return this.#inputs[i] ?? this.#cells[i] ?? null;
+  }
+
   /** Marks a cell as holding text that is not a number and shows `message` (a string,
    *  or (lang) => string to follow the grid's language). */
   setCellError(row, col, message) {
@@ -209,6 +236,21 @@ class AttnMatrix extends HTMLElement {
   #indexOf(node) {
     const td = node instanceof Element ? node.closest('td') : null;
     return td ? this.#cells.indexOf(td) : -1;
+  }
+
+  #plainIndexOf(node) {
+    const td = node instanceof Element ? node.closest('td') : null;
+    return td ? this.#plainCells.indexOf(td) : -1;
+  }
+
+  #tableShown() {
+    return this.hasAttribute('table') && this.#plainCells.length > 0;
+  }
+
+  /** The heatmap is hidden in table view, except in an editable grid (its cells are
+   *  where one types). */
+  #heatmapShown() {
+    return !this.hasAttribute('table') || this.editable;
   }
 
   #setLabels(which, labels) {
@@ -267,11 +309,15 @@ class AttnMatrix extends HTMLElement {
     this.#error.textContent = '';
   }
 
+  /** Source outlines and the selected mark, in each view that is on screen (and
+   *  cleared from a hidden one, so a view switch carries them over). */
   #paintMarks() {
-    this.#cells.forEach((td, i) => {
-      td.classList.toggle('source', this.#sources.has(i));
-      td.classList.toggle('selected', i === this.#selected);
+    const paint = (cells, shown) => cells.forEach((td, i) => {
+      td.classList.toggle('source', shown && this.#sources.has(i));
+      td.classList.toggle('selected', shown && i === this.#selected);
     });
+    paint(this.#cells, this.#heatmapShown());
+    paint(this.#plainCells, this.#tableShown());
   }
 
   /** Caption, hint, toggle and the plain table of exact values (in table view). */
@@ -288,13 +334,23 @@ class AttnMatrix extends HTMLElement {
     setText(this.#toggle, t('c.asTable', {}, lang));
     this.#showErrorText();
     setAttr(this.#toggle, 'aria-pressed', String(asTable));
-    this.shadowRoot.querySelector('.heatmap').hidden = asTable;
+    this.shadowRoot.querySelector('.heatmap').hidden = !this.#heatmapShown();
     this.shadowRoot.querySelector('.exact').hidden = !asTable;
-    if (!asTable) return;
-    drawExactTable(this.#plain, this.#value, this.#rowLabels, this.#colLabels, {
-      caption: t('c.exactCaption', { name, rows, cols }, lang),
+    if (!asTable) {
+      // Out of table view the table is dropped, so a cell (row, col) exists once in the DOM.
+      if (this.#plainCells.length) {
+        this.#plain.replaceChildren();
+        delete this.#plain.dataset.shape;
+        this.#plainCells = [];
+      }
+      return;
+    }
+    const rounded = this.getAttribute('table') === 'rounded';
+    this.#plainCells = drawExactTable(this.#plain, this.#value, this.#rowLabels, this.#colLabels, {
+      caption: t(rounded ? 'c.caption' : 'c.exactCaption', { name, rows, cols }, lang),
       masked: t('c.masked', {}, lang),
-    });
+      rounded,
+    }, this.explainable);
   }
 
   #label(i) {
@@ -344,6 +400,7 @@ class AttnMatrix extends HTMLElement {
       }
     }
     this.#renderText();
+    this.#paintMarks();
     this.#showReadout(this.#focused);
   }
 
@@ -415,6 +472,34 @@ class AttnMatrix extends HTMLElement {
       this.#cells.forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
     }
     this.#showReadout(i);
+  }
+
+  /** Keys in the table view: Enter or Space explains the focused cell, arrows, Home and
+   *  End move between cells (explainable grids only: other tables take no focus). */
+  #onTableKey(e) {
+    const i = this.#plainIndexOf(e.target);
+    if (i < 0 || !this.explainable || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.#explain(i);
+      return;
+    }
+    const { rows, cols } = this.#value;
+    let r = Math.floor(i / cols);
+    let c = i % cols;
+    switch (e.key) {
+      case 'ArrowUp': r -= 1; break;
+      case 'ArrowDown': r += 1; break;
+      case 'ArrowLeft': c -= 1; break;
+      case 'ArrowRight': c += 1; break;
+      case 'Home': c = 0; break;
+      case 'End': c = cols - 1; break;
+      default: return;
+    }
+    e.preventDefault();
+    r = Math.min(rows - 1, Math.max(0, r));
+    c = Math.min(cols - 1, Math.max(0, c));
+    this.#plainCells[r * cols + c]?.focus();
   }
 
   #focusCell(i) {

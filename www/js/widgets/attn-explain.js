@@ -14,6 +14,8 @@
 //                floating (the panel is positioned absolutely beside the grid of the
 //                explained cell, or under it when there is no room on its right)
 //   methods:     close()  hides the panel and returns focus to the cell that opened it
+//                (as its grid shows it now: after a switch to the table view, the table's
+//                cell; see <attn-matrix> cellAt)
 //   Marks: opening outlines the explanation's source cells in the <attn-matrix> grids
 //   beside the explained cell (highlight) and marks that cell (markSelected); closing
 //   clears both. Hosts may call highlight() themselves as well: the result is the same.
@@ -95,6 +97,7 @@ class AttnExplain extends HTMLElement {
   #tokens = [];
   #labels = {};
   #opener = null;
+  #at = null; // { grid, row, col } of the explained cell, to find it again in another view
   #gridLabels = {};
   #grids = [];
   #open = false;
@@ -102,6 +105,8 @@ class AttnExplain extends HTMLElement {
   #follow = () => {
     if (!this.#frame) this.#frame = requestAnimationFrame(() => { this.#frame = 0; this.#place(); });
   };
+  // A floating panel also follows its grid when that grid changes size (heatmap ↔ table).
+  #resize = typeof ResizeObserver === 'function' ? new ResizeObserver(this.#follow) : null;
   #offLang = null;
   #panel;
   #title;
@@ -159,7 +164,12 @@ class AttnExplain extends HTMLElement {
     }
     const wasOpen = this.#open;
     const active = deepActive();
-    if (!wasOpen || !this.shadowRoot.contains(active)) this.#opener = active;
+    if (!wasOpen || !this.shadowRoot.contains(active)) {
+      this.#opener = active;
+      const grid = active?.getRootNode?.()?.host;
+      this.#at = grid && active.dataset?.row != null
+        ? { grid, row: Number(active.dataset.row), col: Number(active.dataset.col) } : null;
+    }
     this.#clearMarks();
     this.#gridLabels = this.#discover();
     this.#explanation = ex;
@@ -182,12 +192,24 @@ class AttnExplain extends HTMLElement {
   #listen(on) {
     const method = on ? 'addEventListener' : 'removeEventListener';
     window[method]('resize', this.#follow, { passive: true });
+    this.#resize?.disconnect();
+    const grid = this.#at?.grid ?? this.#opener?.getRootNode?.()?.host;
+    if (on && grid) this.#resize?.observe(grid);
+  }
+
+  /** The explained cell as its grid shows it now (a view switch swaps heatmap and table). */
+  #cell() {
+    const cell = this.#opener;
+    if (cell?.isConnected && cell.checkVisibility?.() !== false) return cell;
+    const at = this.#at;
+    const now = at?.grid.isConnected && typeof at.grid.cellAt === 'function' ? at.grid.cellAt(at.row, at.col) : null;
+    return now ?? (cell?.isConnected ? cell : null);
   }
 
   /** Floating: right of the explained cell's grid when there is room, else under it. */
   #place() {
     if (!this.#open || !this.hasAttribute('floating')) return;
-    const cell = this.#opener?.isConnected ? this.#opener : null;
+    const cell = this.#cell();
     const grid = cell?.getRootNode()?.host ?? cell;
     if (!grid) return;
     const vw = document.documentElement.clientWidth;
@@ -222,9 +244,10 @@ class AttnExplain extends HTMLElement {
     if (!this.#open) return;
     this.#show(false);
     this.#clearMarks();
-    const back = this.#opener;
+    const back = this.#cell();
     this.#opener = null;
-    if (back?.isConnected) back.focus({ preventScroll: true });
+    this.#at = null;
+    back?.focus({ preventScroll: true });
     this.dispatchEvent(new CustomEvent('explain-close', { bubbles: true, composed: true }));
   }
 

@@ -1,5 +1,5 @@
-// Shared pieces of the section 1–4 widgets: a matrix block (heatmap + a plain-table
-// twin for screen readers), number text, state validation, and the link to a head.
+// Shared pieces of the section 1–4 widgets: a matrix block (a heatmap that shows a plain
+// table of its numbers in table view), number text, state validation, and the link to a head.
 // T = time (rows), C = channels, d = head size. No attention math here: numbers
 // arrive from wasm and leave as text or colour.
 
@@ -34,12 +34,12 @@ export function err(v) {
 /** [4.67, 5.33] */
 export const vec = (values, digits = 2) => `[${Array.from(values, (v) => num(v, digits)).join(', ')}]`;
 
-/** A heatmap with a plain <table> twin shown instead when the widget is in table view. */
+/** A heatmap (<attn-matrix>) under an optional caption; in table view (tableSwitch)
+ *  the grid itself shows its numbers as a plain table. */
 export function matrixBlock({ label, palette = 'signed', editable = false, caption = '' }) {
   const matrix = h('attn-matrix', { label, palette, editable });
-  const table = h('table', { class: 'plain twin' });
   const cap = h('div', { class: 'mlabel' }, caption);
-  const el = h('div', { class: 'mblock' }, cap, matrix, table);
+  const el = h('div', { class: 'mblock' }, cap, matrix);
   return {
     el,
     matrix,
@@ -48,35 +48,26 @@ export function matrixBlock({ label, palette = 'signed', editable = false, capti
       matrix.rowLabels = rowLabels;
       matrix.colLabels = colLabels;
       matrix.value = value;
-      drawTable(table, value, rowLabels, colLabels, label);
     },
   };
 }
 
-function drawTable(table, value, rowLabels, colLabels, label) {
-  const { rows, cols, data } = value;
-  const head = h('tr', {}, h('th', { scope: 'col' }, label), ...Array.from({ length: cols }, (_, c) =>
-    h('th', { scope: 'col' }, colLabels?.[c] ?? String(c))));
-  const body = Array.from({ length: rows }, (_, r) => h('tr', {},
-    h('th', { scope: 'row' }, rowLabels?.[r] ?? String(r)),
-    ...Array.from({ length: cols }, (_, c) => {
-      const i = r * cols + c;
-      const masked = value.masked?.[i] || data[i] === -Infinity || data[i] === null;
-      return h('td', {}, masked && data[i] !== 0 ? '−∞' : num(data[i]));
-    })));
-  table.replaceChildren(h('thead', {}, head), h('tbody', {}, ...body));
-}
-
-/** The "show as tables" switch every part-A widget carries. It changes only how the
- *  numbers are shown, so `readonly` leaves it working (data-view, widget-base.js). */
+/** The "show as tables" switch every part-A widget carries: it sets table="rounded" on
+ *  each of the widget's <attn-matrix> grids (under `body`), which then show plain tables
+ *  of the drawn two-decimal numbers (editable grids keep their cells to type in, with
+ *  the table under them).
+ *  It changes only how the numbers are shown, so `readonly` leaves it working (data-view,
+ *  widget-base.js), and an open explanation stays open: the explained cell and its
+ *  sources are the same cells of the same grids, now outlined in the tables, and
+ *  explainable table cells explain themselves like heatmap cells. */
 export function tableSwitch(widget, body) {
   const button = h('button', { type: 'button', class: 'tables', 'aria-pressed': 'false', 'data-view': '' });
   button.addEventListener('click', () => {
     const on = button.getAttribute('aria-pressed') !== 'true';
     button.setAttribute('aria-pressed', String(on));
-    body.classList.toggle('as-tables', on);
-    // An open explanation points at grids the tables replace: close it.
-    for (const panel of widget.shadowRoot.querySelectorAll('attn-explain')) if (panel.open) panel.explanation = null;
+    for (const grid of body.querySelectorAll('attn-matrix')) {
+      if (on) grid.setAttribute('table', 'rounded'); else grid.removeAttribute('table');
+    }
   });
   return {
     el: button,
@@ -176,9 +167,6 @@ export const PART_A_CSS = `
 .mblock { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
 .mlabel { font-size: .82rem; font-weight: 600; color: var(--_muted); }
 .mlabel:empty { display: none; }
-table.twin { display: none; }
-.as-tables attn-matrix:not([editable]) { display: none; }
-.as-tables table.twin { display: table; }
 button.tables { font-size: .8rem; font-weight: 500; padding: 2px 10px; }
 .head-row { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: baseline; justify-content: space-between; margin-bottom: 6px; }
 .lead { margin: 0 0 10px; max-width: 72ch; }
