@@ -233,7 +233,7 @@ export class AttnWidget extends HTMLElement {
 }
 
 /** The text of an error thrown by wasm (JsError), JS or anything else; errors with a
- *  `code` (the core's number parser) are said in `lang` (default: the page's). */
+ *  `code` (the core's number and GPT errors) are said in `lang` (default: the page's). */
 export function message(err, lang) {
   return errorText(err, lang ?? getLang());
 }
