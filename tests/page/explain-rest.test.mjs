@@ -113,6 +113,7 @@ test('head probe: an M cell is a column of W_q dotted with a column of W_k over 
   assert.equal(v.drawn, '4.00', 'score u→h = 4 through M');
   assert.match(v.text, /\(xu M\)\[c₀\] = xu · M\[:, c₀\]/);
   assert.equal(v.outlined.filter((s) => s.startsWith('M:')).length, 9, 'every cell of M is used');
+  await shot(page, 'attn-head-probe', 'x M xᵀ', 'probe-xmx');
   const s = await explain('attn-head-probe', 'scores', 2, 0, { key: true });
   assert.equal(s.ex.op, 'dot');
   assert.match(s.text, /score u→h = /);
@@ -171,6 +172,7 @@ test('position table: a PE cell writes sin(pos / 10000^(2i/d)) with the numbers'
   const zh = await explain('attn-pos-table', 'PE', 3, 2);
   assert.match(zh.text, /偶数列存放正弦/);
   assert.ok(zh.text.includes('sin(3 / 10000的2/8次方)'), zh.text);
+  await shot(page, 'attn-pos-table', 'PE', 'pos-table-zh');
   await page.locator('[data-lang="en"]').click();
   await page.keyboard.press('Escape');
 });
