@@ -443,3 +443,183 @@ fn a_returned_trace_explains_its_own_cells() {
         "v": { "rows": 1, "cols": 1, "data": [1.0] }, "scale": -1.0 }));
     assert!(explain_trace_js(bad_scale, false, "weights", 0, 0, None).is_err());
 }
+
+// The lesson's other grids: each export explains exactly the number its widget's
+// lesson function draws (same arguments), with the op the panel lays out.
+
+/// Any explanation as JSON (NaN becomes null), and its value as a number.
+fn json(v: JsValue) -> (serde_json::Value, f64) {
+    #[derive(Deserialize)]
+    struct Value {
+        value: f64,
+    }
+    let value = serde_wasm_bindgen::from_value::<Value>(v.clone())
+        .unwrap()
+        .value;
+    (serde_wasm_bindgen::from_value(v).unwrap(), value)
+}
+
+/// Element (r, c) of a `{ rows, cols, data }` field of a lesson result.
+fn cell_of(result: &serde_json::Value, field: &str, r: usize, c: usize) -> f64 {
+    let m = &result[field];
+    m["data"][r * m["cols"].as_u64().unwrap() as usize + c]
+        .as_f64()
+        .unwrap()
+}
+
+fn lesson(v: JsValue) -> serde_json::Value {
+    serde_wasm_bindgen::from_value(v).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn probe_m_x_m_x_and_scores() {
+    use attention_playground::wasm::explain::explain_probe_js;
+    use attention_playground::wasm::lesson::head::score_two_ways_js;
+    let head = || js(serde_json::json!({}));
+    let r = lesson(ok(score_two_ways_js(head(), 2, 0)));
+    let (m, value) = json(ok(explain_probe_js(head(), "M", 2, 0, None)));
+    assert_eq!(
+        (m["op"].as_str(), m["kind"].as_str()),
+        (Some("dot"), Some("M"))
+    );
+    assert_eq!(value, cell_of(&r, "m", 2, 0));
+    assert_eq!(m["terms"][0]["a_src"]["matrix"], "W_q");
+    assert_eq!(m["terms"][0]["b_src"]["matrix"], "W_k");
+    assert_eq!(m["terms"][0]["a_src"]["col"], 2);
+    let (v, value) = json(ok(explain_probe_js(head(), "x M xᵀ", 2, 0, None)));
+    assert_eq!((v["op"].as_str(), value), (Some("bilinear"), 4.0));
+    assert_eq!(v["then"]["sum"], 4.0);
+    assert_eq!(v["then"]["terms"][0]["a_src"]["matrix"], "x M");
+    let (s, value) = json(ok(explain_probe_js(head(), "scores", 2, 0, None)));
+    assert_eq!(
+        (s["op"].as_str(), value),
+        (Some("dot"), cell_of(&r, "scores_qk", 2, 0))
+    );
+    assert!(explain_probe_js(head(), "M", 3, 0, None).is_err());
+    assert!(explain_probe_js(head(), "weights", 0, 0, None).is_err());
+    assert!(explain_probe_js(head(), "nope", 0, 0, None).is_err());
+    assert!(explain_probe_js(JsValue::from(2), "M", 0, 0, None).is_err());
+}
+
+#[wasm_bindgen_test]
+fn normalize_position_and_exercise() {
+    use attention_playground::wasm::explain::{
+        explain_exercise_js, explain_normalize_js, explain_position_js,
+    };
+    use attention_playground::wasm::lesson::exercise::exercise_run_js;
+    let a = || js(serde_json::json!({ "rows": 3, "cols": 3, "data": [1, 1, 0, 2, 1, 1, 3, 3, 2] }));
+    let (e, value) = json(ok(explain_normalize_js(a(), "by_rows", 2, 0, None)));
+    assert_eq!(
+        (e["op"].as_str(), e["over"].as_str(), value),
+        (Some("normalise"), Some("row"), 0.375)
+    );
+    assert_eq!(e["denominator"], 8.0);
+    assert_eq!(e["fraction"], serde_json::json!({ "num": 3, "den": 8 }));
+    let (e, value) = json(ok(explain_normalize_js(a(), "wrong", 2, 0, None)));
+    assert_eq!((e["over"].as_str(), value), (Some("row_of_column"), 1.5));
+    let (e, _) = json(ok(explain_normalize_js(a(), "by_columns", 0, 1, None)));
+    assert_eq!(
+        (e["over"].as_str(), e["denominator"].as_f64()),
+        (Some("column"), Some(5.0))
+    );
+    assert!(explain_normalize_js(a(), "by_rows", 3, 0, None).is_err());
+    let zeros = js(serde_json::json!({ "rows": 1, "cols": 2, "data": [1, -1] }));
+    assert!(explain_normalize_js(zeros, "whole", 0, 0, None).is_err());
+
+    let (e, value) = json(ok(explain_position_js(12, 8, "PE", 3, 2)));
+    assert_eq!(
+        (e["op"].as_str(), e["cos"].as_bool()),
+        (Some("sinusoid"), Some(false))
+    );
+    assert!((value - 0.3f64.sin()).abs() < 1e-12);
+    assert!((e["wavelength"].as_f64().unwrap() - 10.0).abs() < 1e-12);
+    assert!(explain_position_js(12, 8, "PE", 12, 0).is_err());
+    assert!(explain_position_js(0, 8, "PE", 0, 0).is_err());
+    assert!(explain_position_js(12, 8, "weights", 0, 0).is_err());
+
+    let run = lesson(ok(exercise_run_js("scaled", "upper", "receivers")));
+    let (e, value) = json(ok(explain_exercise_js(
+        "scaled",
+        "upper",
+        "receivers",
+        "weights",
+        1,
+        2,
+        None,
+    )));
+    assert_eq!(
+        (e["op"].as_str(), e["axis"].as_str()),
+        (Some("softmax"), Some("column"))
+    );
+    assert_eq!(value, cell_of(&run, "weights", 1, 2));
+    // The lower mask hides the whole last row: NumPy gives NaN, and so does the panel.
+    let (e, value) = json(ok(explain_exercise_js(
+        "scaled", "lower", "last", "weights", 3, 0, None,
+    )));
+    assert_eq!(
+        (e["op"].as_str(), e["reason"].as_str()),
+        (Some("no_value"), Some("nan"))
+    );
+    assert!(value.is_nan());
+    assert!(explain_exercise_js("scaled", "upper", "sideways", "weights", 0, 0, None).is_err());
+    assert!(explain_exercise_js("scaled", "upper", "last", "out", 0, 0, None).is_err());
+}
+
+#[wasm_bindgen_test]
+fn multihead_wrong_axis_and_future_change() {
+    use attention_playground::wasm::explain::{
+        explain_future_change_js, explain_multihead_js, explain_wrong_axis_js,
+    };
+    use attention_playground::wasm::lesson::exercise::multihead_check_js;
+    use attention_playground::wasm::lesson::practice::wrong_axis_js;
+    use attention_playground::wasm::lesson::proofs::future_change_js;
+    let r = lesson(ok(multihead_check_js(3, 2, 4, 5, 16, true)));
+    let (e, value) = json(ok(explain_multihead_js(
+        3, 2, 4, 5, 16, true, "weights", 3, 1, None,
+    )));
+    assert_eq!(
+        (e["op"].as_str(), value),
+        (Some("softmax"), cell_of(&r, "head0_weights", 3, 1))
+    );
+    assert!(explain_multihead_js(3, 2, 4, 5, 16, true, "weights", 5, 0, None).is_err());
+
+    let w = lesson(ok(wrong_axis_js(0, 1, 3)));
+    let at = |which: &str, r: usize, c: usize| {
+        let m = &w[which][0];
+        m["data"][r * 3 + c].as_f64().unwrap()
+    };
+    let (e, value) = json(ok(explain_wrong_axis_js(
+        0, 1, 3, "wrong", "weights", 1, 0, None,
+    )));
+    assert_eq!(
+        (e["axis"].as_str(), value),
+        (Some("column"), at("wrong", 1, 0))
+    );
+    let (e, value) = json(ok(explain_wrong_axis_js(
+        0, 1, 3, "right", "weights", 1, 0, None,
+    )));
+    assert_eq!(
+        (e["axis"].as_str(), value),
+        (Some("row"), at("right", 1, 0))
+    );
+    assert!(explain_wrong_axis_js(0, 1, 3, "left", "weights", 0, 0, None).is_err());
+
+    let f = lesson(ok(future_change_js(0, 4, 8, 2)));
+    for grid in [
+        "masked_before",
+        "masked_after",
+        "unmasked_before",
+        "unmasked_after",
+    ] {
+        let (e, value) = json(ok(explain_future_change_js(
+            0, 4, 8, 2, grid, "out", 3, 5, None,
+        )));
+        assert_eq!(
+            (e["op"].as_str(), e["kind"].as_str()),
+            (Some("dot"), Some("out"))
+        );
+        assert_eq!(value, cell_of(&f, grid, 3, 5));
+    }
+    assert!(explain_future_change_js(0, 4, 8, 2, "later", "out", 0, 0, None).is_err());
+    assert!(explain_future_change_js(0, 4, 8, 4, "masked_after", "out", 0, 0, None).is_err());
+}

@@ -72,14 +72,31 @@ pub struct Mean {
     pub count: usize,
 }
 
-/// value = numerator / denominator with denominator = Σ of the row (`terms` + `rest`):
-/// one entry of a row-normalised matrix.
+/// Which numbers a normalised entry is divided by the sum of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Over {
+    /// Its own row: rows sum to 1 (`a / a.sum(1, keepdim=True)`).
+    Row,
+    /// Its own column: columns sum to 1.
+    Column,
+    /// Every entry of the matrix: the whole matrix sums to 1.
+    All,
+    /// Row c for the entry in column c: the lost-keepdim trap `a / a.sum(1)`,
+    /// where the (T,) row sums broadcast along the wrong axis.
+    RowOfColumn,
+}
+
+/// value = numerator / denominator with denominator = Σ `terms` (+ `rest`): the
+/// numerator's row (`over` = row), its column, the whole matrix, or (the keepdim
+/// trap) the row whose index is the numerator's column.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Normalise {
     pub numerator: Addend,
     pub terms: Vec<Addend>,
     pub rest: Option<Rest>,
     pub denominator: f64,
+    pub over: Over,
 }
 
 /// One key s′ of a softmax row: e^score, and e^(score − max) as the code computes it.
@@ -105,10 +122,21 @@ pub struct ExpRest {
     pub shifted_exp_sum: f64,
 }
 
+/// Which way a softmax runs: along a row (`axis=-1`, the right way for
+/// attention) or down a column (`axis=-2`, every receiver competing for one key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Axis {
+    Row,
+    Column,
+}
+
 /// value = e^(m_s − max) / Σ_s′ e^(m_s′ − max), identical to e^m_s / Σ e^m_s′
 /// (the e^−max cancels); the code subtracts the max so nothing overflows.
+/// The s′ run along the row of the cell, or down its column (`axis`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Softmax {
+    pub axis: Axis,
     /// max_s′ m_s′, subtracted from every score.
     pub max: f64,
     /// The denominator's terms; the target key is always listed.
@@ -160,6 +188,41 @@ pub enum NoValueReason {
     FullyMasked,
     /// A score overflowed (±∞ or NaN): use smaller weights or inputs.
     Overflow,
+    /// Every score the softmax divides by is −∞, and NumPy's softmax computes
+    /// −∞ − (−∞) = NaN: the cell holds NaN (the lesson-1 exercise's wrong masks).
+    Nan,
+}
+
+/// value = (x_t M) · x_s, computed as `x.matmul(M).matmul_t(x)` does: first the
+/// row x_t M (entry j = Σ_c x[t][c]·M[c][j]), then its dot product with x_s.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bilinear {
+    /// Entry j of x_t M as its sum of products (`sum` is the entry).
+    pub first: Vec<Dot>,
+    /// Σ_j (x_t M)[j]·x[s][j]; its `a` operands are the sums of `first` (matrix "x M").
+    pub then: Dot,
+}
+
+/// value = sin(angle) for an even column 2i, cos(angle) for the odd column 2i + 1,
+/// with angle = pos / 10000^(2i/d): one entry of the fixed sinusoidal position table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sinusoid {
+    /// The position (the table's row).
+    pub pos: usize,
+    /// i: columns 2i and 2i + 1 share one frequency.
+    pub pair: usize,
+    /// 2i.
+    pub two_i: usize,
+    /// d: the table's width (channels).
+    pub d: usize,
+    /// 2i / d.
+    pub exponent: f64,
+    /// 10000^(2i/d).
+    pub wavelength: f64,
+    /// pos / 10000^(2i/d), in radians.
+    pub angle: f64,
+    /// true: cos (odd column); false: sin (even column).
+    pub cos: bool,
 }
 
 /// The operation that produced a cell, with its operands.
@@ -172,5 +235,7 @@ pub enum Body {
     Softmax(Softmax),
     Masked(Masked),
     Kept(Kept),
+    Bilinear(Bilinear),
+    Sinusoid(Sinusoid),
     NoValue { reason: NoValueReason },
 }

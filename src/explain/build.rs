@@ -2,7 +2,9 @@
 //! the forward code whose result it explains (same order of summation, the
 //! same `softmax_row`), so the value it reports is the drawn number.
 
-use super::body::{Addend, Dot, ExpRest, ExpTerm, Mean, Normalise, Rest, Softmax, Term};
+use super::body::{
+    Addend, Axis, Dot, ExpRest, ExpTerm, Mean, Normalise, Over, Rest, Softmax, Term,
+};
 use super::fraction::fraction_beside;
 use super::SourceCell;
 use crate::tensor::softmax_row;
@@ -126,17 +128,33 @@ pub(crate) fn normalise(
     s: usize,
     max_terms: usize,
 ) -> (f64, Normalise, Vec<SourceCell>) {
-    let values: Vec<f64> = row.iter().map(|o| o.0).collect();
+    normalise_by(&row[s], row, Over::Row, max_terms)
+}
+
+/// numerator / Σ `by`, the sum taken left to right as `iter().sum()` does; the
+/// numerator is listed among the terms when it is one of them.
+pub(crate) fn normalise_by(
+    numerator: &Operand,
+    by: &[Operand],
+    over: Over,
+    max_terms: usize,
+) -> (f64, Normalise, Vec<SourceCell>) {
+    let values: Vec<f64> = by.iter().map(|o| o.0).collect();
     let denominator: f64 = values.iter().sum();
-    let shown = listed(&values, max_terms, Some(s));
+    let own = by.iter().position(|o| o.1 == numerator.1);
+    let shown = listed(&values, max_terms, own);
     let body = Normalise {
-        numerator: addend(&row[s]),
-        terms: keep_shown(row.iter().map(addend).collect(), &shown),
+        numerator: addend(numerator),
+        terms: keep_shown(by.iter().map(addend).collect(), &shown),
         rest: rest_of(&shown, &values),
         denominator,
+        over,
     };
-    let sources = row.iter().map(|o| o.1).collect();
-    (values[s] / denominator, body, sources)
+    let mut sources: Vec<SourceCell> = by.iter().map(|o| o.1).collect();
+    if own.is_none() {
+        sources.insert(0, numerator.1);
+    }
+    (numerator.0 / denominator, body, sources)
 }
 
 /// e^(m_s − max) / Σ_s′ e^(m_s′ − max) for one row m of masked scores
@@ -172,6 +190,7 @@ pub(crate) fn softmax(
         shifted_exp_sum: r.sum,
     });
     let body = Softmax {
+        axis: Axis::Row,
         max,
         numerator: terms[s].exp,
         denominator: exps.iter().sum(),

@@ -85,6 +85,13 @@ pub fn explain_attention_cell(
     cell: Cell,
     max_terms: usize,
 ) -> Result<Explanation, ExplainError> {
+    let not_here = ExplainError::NotHere {
+        kind: cell.kind,
+        what: "an attention head",
+    };
+    if !cell.kind.is_head() {
+        return Err(not_here);
+    }
     view.check()?;
     cell.check(view.shape_of(cell.kind))?;
     let (t, s) = (cell.row, cell.col);
@@ -94,6 +101,7 @@ pub fn explain_attention_cell(
         Kind::MaskedScore => view.masked_score(t, s),
         Kind::Weight => view.weight(t, s, max_terms),
         Kind::Out => view.out(t, s, max_terms),
+        _ => return Err(not_here),
     };
     Ok(Explanation::new(cell, value, body, sources))
 }
@@ -128,6 +136,7 @@ impl HeadView<'_> {
             Kind::V => self.v.shape(),
             Kind::Score | Kind::MaskedScore | Kind::Weight => (t_out, t_in),
             Kind::Out => (t_out, self.v.shape().1),
+            _ => (0, 0), // not a head's matrix: every cell is out of range
         }
     }
 

@@ -16,6 +16,7 @@ mod build;
 mod fraction;
 mod grid;
 mod head;
+mod lesson;
 mod scheme;
 mod steps;
 
@@ -24,12 +25,16 @@ use std::fmt;
 use serde::Serialize;
 
 pub use body::{
-    Addend, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean, NoValueReason, Normalise,
-    Rest, Scaling, Softmax, SourceCell, Term,
+    Addend, Axis, Bilinear, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean,
+    NoValueReason, Normalise, Over, Rest, Scaling, Sinusoid, Softmax, SourceCell, Term,
 };
 pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
 pub use head::{explain_attention_cell, explain_head, HeadInputs, HeadView, Projection};
+pub use lesson::{
+    explain_compat, explain_exercise, explain_future_change, explain_multihead, explain_normalize,
+    explain_sinusoid, explain_wrong_axis, FutureGrid,
+};
 pub use scheme::{explain_scheme, Scheme};
 pub use steps::{formula_steps, Step, FORMULA};
 
@@ -54,6 +59,28 @@ pub enum Kind {
     Weight,
     #[serde(rename = "out")]
     Out,
+    // The lesson's other grids (`lesson`): not a head's matrices.
+    /// M = W_qᵀ W_k (C, C).
+    #[serde(rename = "M")]
+    M,
+    /// x M xᵀ (T, T): the scores through M.
+    #[serde(rename = "x M xᵀ")]
+    ViaM,
+    /// The sinusoidal position table PE (T, C).
+    #[serde(rename = "PE")]
+    Pe,
+    /// A normalised by rows, by columns, as a whole.
+    #[serde(rename = "by_rows")]
+    ByRows,
+    #[serde(rename = "by_columns")]
+    ByColumns,
+    #[serde(rename = "whole")]
+    Whole,
+    /// The keepdim trap: A / A.sum(1, keepdim=True) and A / A.sum(1).
+    #[serde(rename = "right")]
+    Right,
+    #[serde(rename = "wrong")]
+    Wrong,
 }
 
 impl Kind {
@@ -67,7 +94,45 @@ impl Kind {
             Kind::MaskedScore => "masked_scores",
             Kind::Weight => "weights",
             Kind::Out => "out",
+            Kind::M => "M",
+            Kind::ViaM => "x M xᵀ",
+            Kind::Pe => "PE",
+            Kind::ByRows => "by_rows",
+            Kind::ByColumns => "by_columns",
+            Kind::Whole => "whole",
+            Kind::Right => "right",
+            Kind::Wrong => "wrong",
         }
+    }
+
+    /// One of a head's matrices (q … out), which `explain_head` explains.
+    pub fn is_head(self) -> bool {
+        matches!(
+            self,
+            Kind::Q
+                | Kind::K
+                | Kind::V
+                | Kind::Score
+                | Kind::MaskedScore
+                | Kind::Weight
+                | Kind::Out
+        )
+    }
+
+    /// `parse`, plus the lesson's other grids: "M", "x M xᵀ" (or "xMx"), "PE",
+    /// "by_rows", "by_columns", "whole", "right", "wrong".
+    pub fn parse_any(name: &str) -> Result<Kind, ExplainError> {
+        Ok(match name {
+            "M" => Kind::M,
+            "x M xᵀ" | "xMx" | "via_m" => Kind::ViaM,
+            "PE" | "pe" => Kind::Pe,
+            "by_rows" => Kind::ByRows,
+            "by_columns" => Kind::ByColumns,
+            "whole" => Kind::Whole,
+            "right" => Kind::Right,
+            "wrong" => Kind::Wrong,
+            _ => return Kind::parse(name),
+        })
     }
 
     /// Parses a field name; the singular ("score", "weight", "masked_score") also works.
@@ -164,6 +229,11 @@ pub enum ExplainError {
     /// q, k or v was asked of a head whose inputs and weights are not known.
     NoProjection(Kind),
     Shape(String),
+    /// The widget (`what`) draws no such matrix.
+    NotHere {
+        kind: Kind,
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for ExplainError {
@@ -199,6 +269,9 @@ impl fmt::Display for ExplainError {
                 kind.name()
             ),
             ExplainError::Shape(msg) => f.write_str(msg),
+            ExplainError::NotHere { kind, what } => {
+                write!(f, "{what} has no {} matrix to explain", kind.name())
+            }
         }
     }
 }

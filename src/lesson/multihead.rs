@@ -75,12 +75,12 @@ pub struct MultiHeadCheck {
     pub head0_out: Matrix,
 }
 
-/// seed, shape (B ≤ 8, H ≤ 8, T ≤ 32, d ≤ 64) -> q, k, v ~ N(0, 1); batched vs per-head.
-pub fn multihead_check(
-    seed: u64,
-    shape: [usize; 4],
-    causal: bool,
-) -> Result<MultiHeadCheck, LessonError> {
+/// q, k, v, each flat in (B, H, T, d_k) order.
+pub type Qkv = (Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// The random (B, H, T, d_k) q, k, v `multihead_check` runs on (B, H ≤ 8, T ≤ 32,
+/// d_k ≤ 64), each flat in (B, H, T, d_k) order: explanations rebuild them from the seed.
+pub fn multihead_inputs(seed: u64, shape: [usize; 4]) -> Result<Qkv, LessonError> {
     let [b_len, h_len, t_len, d] = shape;
     check_size("B", b_len, 8)?;
     check_size("H", h_len, 8)?;
@@ -89,7 +89,17 @@ pub fn multihead_check(
     let n = b_len * h_len * t_len * d;
     let mut rng = Rng::new(seed);
     let mut draw = || (0..n).map(|_| rng.normal()).collect::<Vec<f64>>();
-    let (q, k, v) = (draw(), draw(), draw());
+    Ok((draw(), draw(), draw()))
+}
+
+/// seed, shape (B ≤ 8, H ≤ 8, T ≤ 32, d ≤ 64) -> q, k, v ~ N(0, 1); batched vs per-head.
+pub fn multihead_check(
+    seed: u64,
+    shape: [usize; 4],
+    causal: bool,
+) -> Result<MultiHeadCheck, LessonError> {
+    let [b_len, h_len, t_len, d] = shape;
+    let (q, k, v) = multihead_inputs(seed, shape)?;
     let batched = sdpa_batched(&q, &k, &v, shape, causal);
     let mask = if causal {
         causal_mask(t_len, t_len)

@@ -204,13 +204,14 @@ pub struct FutureChange {
     pub unmasked_after: Matrix,
 }
 
-/// seed, T ≤ 16, d ≤ 16, from in 1..T -> redraw v[from..], measure the earlier outputs.
-pub fn future_change(
+/// What `future_change` runs on: q, k, v (T, d) from the seed, and v2 = v with
+/// the rows from `from` on replaced (1 ≤ from < T ≤ 16, d ≤ 16).
+pub fn future_inputs(
     seed: u64,
     t_len: usize,
     d: usize,
     from: usize,
-) -> Result<FutureChange, LessonError> {
+) -> Result<[Matrix; 4], LessonError> {
     let (q, k, v) = draw_qkv(seed, t_len, d)?;
     if from == 0 || from >= t_len {
         return super::fail(format!(
@@ -223,6 +224,17 @@ pub fn future_change(
     for i in from * d..t_len * d {
         v2.data[i] = rng.normal() * 3.0;
     }
+    Ok([q, k, v, v2])
+}
+
+/// seed, T ≤ 16, d ≤ 16, from in 1..T -> redraw v[from..], measure the earlier outputs.
+pub fn future_change(
+    seed: u64,
+    t_len: usize,
+    d: usize,
+    from: usize,
+) -> Result<FutureChange, LessonError> {
+    let [q, k, v, v2] = future_inputs(seed, t_len, d, from)?;
     let scale = 1.0 / (d as f64).sqrt();
     let run = |v: &Matrix, causal: bool| {
         attend(

@@ -20,13 +20,15 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::lesson::MatIn;
+use super::lesson::{input, HeadIn, MatIn};
 use super::{CrossInput, HeadLab};
 use crate::attention::head_forward;
 use crate::explain::{
-    explain_head, explain_scheme, formula_steps, Cell, ExplainError, HeadInputs, Kind, Scheme,
-    DEFAULT_MAX_TERMS, FORMULA,
+    explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
+    explain_normalize, explain_scheme, explain_sinusoid, explain_wrong_axis, formula_steps, Axis,
+    Cell, ExplainError, FutureGrid, HeadInputs, Kind, Scheme, DEFAULT_MAX_TERMS, FORMULA,
 };
+use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
 use crate::tensor::{causal_mask, Mask, Matrix};
 
 /// Plain objects (the explanation's flattened `op` fields travel as a map),
@@ -222,4 +224,157 @@ pub fn explain_trace_js(
     )
     .map_err(js_err)?;
     to_js(&e)
+}
+
+// The lesson's other grids (`crate::explain::lesson`). Each takes the same
+// arguments as the lesson function that drew the grid, then the cell; `kind`
+// also accepts "M", "x M xᵀ", "PE", "by_rows", "by_columns", "whole", "right",
+// "wrong". New ops: `"bilinear"`: `{ first: [dot…], then: dot }` (value = then.sum,
+// each `first[j].sum` the entry j of x_t M, named "x M" in `then`'s a_src);
+// `"sinusoid"`: `{ pos, pair, two_i, d, exponent, wavelength, angle, cos }`
+// (value = sin or cos of angle = pos / wavelength, wavelength = 10000^exponent).
+// `"normalise"` carries `over`: "row" | "column" | "all" | "row_of_column", and
+// `"softmax"` `axis`: "row" | "column"; `"no_value"` may have reason "nan".
+
+fn lesson_cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+    Ok(Cell::new(Kind::parse_any(kind).map_err(js_err)?, row, col))
+}
+
+fn terms(max_terms: Option<usize>) -> usize {
+    max_terms.unwrap_or(DEFAULT_MAX_TERMS)
+}
+
+/// The head probe's grids for `head` as `scoreTwoWays` takes it: "M" (W_qᵀW_k),
+/// "x M xᵀ" and "scores" (q kᵀ, unscaled, unmasked).
+#[wasm_bindgen(js_name = explainProbe)]
+pub fn explain_probe_js(
+    head: JsValue,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let (x, w) = input::<HeadIn>("explainProbe(head, kind, row, col)", head)?.head()?;
+    let cell = lesson_cell(kind, row, col)?;
+    to_js(&explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?)
+}
+
+/// A cell of `normalizeDirections(a)` ("by_rows", "by_columns", "whole") or of
+/// `keepdimTrap(a)` ("right", "wrong"); `a` = `{ rows, cols, data }`.
+#[wasm_bindgen(js_name = explainNormalize)]
+pub fn explain_normalize_js(
+    a: JsValue,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let a = input::<MatIn>("explainNormalize(a, kind, row, col)", a)?.matrix("the matrix")?;
+    let cell = lesson_cell(kind, row, col)?;
+    to_js(&explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?)
+}
+
+/// Cell (pos, column) of `sinusoidalTable(T, C)`; kind "PE".
+#[wasm_bindgen(js_name = explainPosition)]
+pub fn explain_position_js(
+    t_len: usize,
+    c: usize,
+    kind: &str,
+    row: usize,
+    col: usize,
+) -> Result<JsValue, JsError> {
+    let cell = lesson_cell(kind, row, col)?;
+    to_js(&explain_sinusoid(t_len, c, cell).map_err(js_err)?)
+}
+
+/// A "weights" cell of `exerciseRun(score, mask, axis)`.
+#[wasm_bindgen(js_name = explainExercise)]
+pub fn explain_exercise_js(
+    score: &str,
+    mask: &str,
+    axis: &str,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let le = |e: crate::lesson::LessonError| JsError::new(&e.to_string());
+    let (score, mask, axis) = (
+        ScoreLine::parse(score).map_err(le)?,
+        MaskLine::parse(mask).map_err(le)?,
+        SoftmaxAxis::parse(axis).map_err(le)?,
+    );
+    let cell = lesson_cell(kind, row, col)?;
+    to_js(&explain_exercise(score, mask, axis, cell, terms(max_terms)).map_err(js_err)?)
+}
+
+/// A cell ("scores", "masked_scores", "weights", "out") of head (0, 0) of
+/// `multiHeadCheck(seed, B, H, T, d_k, causal)`.
+#[wasm_bindgen(js_name = explainMultiHead)]
+#[allow(clippy::too_many_arguments)]
+pub fn explain_multihead_js(
+    seed: u32,
+    b: usize,
+    h: usize,
+    t: usize,
+    d_k: usize,
+    causal: bool,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let cell = lesson_cell(kind, row, col)?;
+    let e = explain_multihead(seed.into(), [b, h, t, d_k], causal, cell, terms(max_terms));
+    to_js(&e.map_err(js_err)?)
+}
+
+/// A "weights" cell of batch 0 of `wrongAxis(seed, B, T)`: `which` = "right"
+/// (softmax along rows) or "wrong" (down columns).
+#[wasm_bindgen(js_name = explainWrongAxis)]
+#[allow(clippy::too_many_arguments)]
+pub fn explain_wrong_axis_js(
+    seed: u32,
+    b: usize,
+    t: usize,
+    which: &str,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let axis = match which {
+        "right" => Axis::Row,
+        "wrong" => Axis::Column,
+        _ => {
+            return Err(JsError::new(&format!(
+                "explainWrongAxis: “{which}”: use right or wrong"
+            )))
+        }
+    };
+    let cell = lesson_cell(kind, row, col)?;
+    let e = explain_wrong_axis(seed.into(), b, t, 0, axis, cell, terms(max_terms));
+    to_js(&e.map_err(js_err)?)
+}
+
+/// A cell ("out", or "scores", "masked_scores", "weights") of one of the heads of
+/// `futureChange(seed, T, d, from)`: `grid` = "masked_before", "masked_after",
+/// "unmasked_before" or "unmasked_after".
+#[wasm_bindgen(js_name = explainFutureChange)]
+#[allow(clippy::too_many_arguments)]
+pub fn explain_future_change_js(
+    seed: u32,
+    t: usize,
+    d: usize,
+    from: usize,
+    grid: &str,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsError> {
+    let grid = FutureGrid::parse(grid).map_err(js_err)?;
+    let cell = lesson_cell(kind, row, col)?;
+    let e = explain_future_change(seed.into(), t, d, from, grid, cell, terms(max_terms));
+    to_js(&e.map_err(js_err)?)
 }

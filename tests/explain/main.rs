@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod extra;
 mod head;
 mod scheme;
 mod view;
@@ -46,12 +47,34 @@ pub fn recombine(e: &Explanation) -> f64 {
         }
         Body::Masked(_) => f64::NEG_INFINITY,
         Body::Kept(k) => k.score,
+        Body::Bilinear(b) => {
+            // Each entry of x_t M from its products, then the dot product with x_s.
+            let dot = |d: &Dot| d.terms.iter().map(|t| t.product).sum::<f64>() + rest(&d.rest);
+            for (first, then) in b.first.iter().zip(&b.then.terms) {
+                close("x M entry", dot(first), then.a, 1e-12);
+            }
+            dot(&b.then)
+        }
+        Body::Sinusoid(s) => {
+            let angle = s.pos as f64 / 10000f64.powf(s.two_i as f64 / s.d as f64);
+            close("angle", s.angle, angle, 1e-12);
+            if s.cos {
+                angle.cos()
+            } else {
+                angle.sin()
+            }
+        }
+        Body::NoValue {
+            reason: NoValueReason::Nan,
+        } => f64::NAN,
         Body::NoValue { .. } => 0.0,
     }
 }
 
 pub fn close(what: &str, got: f64, want: f64, tol: f64) {
-    let ok = if want.is_infinite() {
+    let ok = if want.is_nan() {
+        got.is_nan()
+    } else if want.is_infinite() {
         got == want
     } else {
         (got - want).abs() <= tol * want.abs().max(1.0)

@@ -7,10 +7,13 @@
 // the full score matrix both ways, and the receiver's output as a sum of
 // weight × value rows. `for` = id of an <attn-head> whose weights it follows.
 // state = { receiver, source }.
+// Issue 6: every cell of M, q kᵀ and x M xᵀ explains itself (core.explainProbe with
+// the same head): an M cell is a column of W_q dotted with a column of W_k over d.
 
 import { define, h, message } from '../widget-base.js';
 import { PartAWidget, err, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
 import { tex, texEscape } from '../tex.js';
+import { explainGrids } from './explain-grids.js';
 
 class AttnHeadProbe extends PartAWidget {
   static tag = 'attn-head-probe';
@@ -52,17 +55,30 @@ class AttnHeadProbe extends PartAWidget {
     ui.termsTitle = h('h4');
     ui.terms = h('div', { class: 'terms' });
     ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
+    // Kinds by grid: the explanation is of exactly the head drawn (linkedHead).
+    const kinds = new Map([[ui.m.matrix, 'M'], [ui.qk.matrix, 'scores'], [ui.viaM.matrix, 'x M xᵀ']]);
+    ui.explain = explainGrids(this, {
+      grids: () => [...kinds.keys()],
+      explain: (grid, row, col) => this.core.explainProbe(linkedHead(this), kinds.get(grid), row, col),
+      key: () => JSON.stringify([linkedHead(this), this.#tokens()]),
+      panel: (grid, panel) => { panel.tokens = this.#tokens(); },
+    });
     root.append(h('div', { class: 'controls' }, h('label', {}, ui.receiver.text, ui.receiver.select),
       h('label', {}, ui.source.text, ui.source.select), ui.tables.el), ui.msg, ui.formula,
     h('div', { class: 'grid' }, h('div', { class: 'panel' }, ui.m.el), h('div', { class: 'panel' }, h('div', { class: 'row' }, ui.qk.el, ui.viaM.el)),
       h('div', { class: 'panel' }, ui.facts)),
-    h('div', { class: 'panel terms-panel' }, ui.termsTitle, ui.terms));
+    h('div', { class: 'panel terms-panel' }, ui.termsTitle, ui.terms), ui.explain.panel);
+  }
+
+  #tokens() {
+    return document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
   }
 
   draw(core) {
     const ui = this.#ui;
     const head = linkedHead(this);
-    const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
+    const tokens = this.#tokens();
+    ui.explain.sync();
     const s = this.state;
     const receiver = Math.min(s.receiver, tokens.length - 1);
     const source = Math.min(s.source, tokens.length - 1);

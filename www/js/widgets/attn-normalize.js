@@ -5,8 +5,11 @@
 // A (T, T) is editable. Rust normalises it by rows, by columns and as a whole
 // (attention needs rows that sum to 1), and divides it by its row sums with and
 // without keepdim: without it the sums broadcast along the wrong axis. state = { a }.
+// Issue 6: every normalised cell explains itself (core.explainNormalize with the same
+// A): the entry of A over the sum it is divided by, outlined in A.
 
 import { define, h, message } from '../widget-base.js';
+import { explainGrids } from './explain-grids.js';
 import { PartAWidget, editedMatrix, checkMatrix, err, matrixBlock, num, plain, sub, tableSwitch, vec } from './part-a.js';
 
 const DEFAULT = { rows: 3, cols: 3, data: [1, 1, 0, 2, 1, 1, 3, 3, 2] };
@@ -46,9 +49,16 @@ class AttnNormalize extends PartAWidget {
     ui.wrong = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1)                 # (T,T) / (T,)'), block: matrixBlock({ label: 'wrong', palette: 'weights' }), note: h('p', { class: 'fact' }) };
     const trap = (p, cls) => h('div', { class: `panel ${cls}` }, p.code, p.block.el, p.note);
     ui.verdict = h('p', { class: 'msg bad', role: 'status' });
+    const kinds = new Map([...Object.entries(ui.dirs).map(([k, p]) => [p.block.matrix, k]),
+      [ui.right.block.matrix, 'right'], [ui.wrong.block.matrix, 'wrong']]);
+    ui.explain = explainGrids(this, {
+      grids: () => [...kinds.keys()],
+      explain: (grid, row, col) => this.core.explainNormalize(this.#a ?? DEFAULT, kinds.get(grid), row, col),
+      key: () => JSON.stringify(this.#a ?? DEFAULT),
+    });
     root.append(h('div', { class: 'controls' }, ui.reset, ui.tables.el), h('div', { class: 'row' }, ui.a.el, ui.sums),
       h('div', { class: 'grid' }, ui.dirs.by_rows.el, ui.dirs.by_columns.el, ui.dirs.whole.el),
-      ui.trapTitle, h('div', { class: 'grid' }, trap(ui.right, 'right'), trap(ui.wrong, 'wrong')), ui.verdict);
+      ui.trapTitle, h('div', { class: 'grid' }, trap(ui.right, 'right'), trap(ui.wrong, 'wrong')), ui.verdict, ui.explain.panel);
   }
 
   #onEdit(e) {
@@ -62,6 +72,7 @@ class AttnNormalize extends PartAWidget {
   draw(core) {
     const ui = this.#ui;
     const a = this.#a ?? DEFAULT;
+    ui.explain.sync();
     const labels = sub('r', a.rows);
     const cols = sub('c', a.cols);
     ui.a.set(a, labels, cols);

@@ -6,9 +6,12 @@
 // table (T, C); a learned table (GPT-2's wpe) instead has exactly block_size rows, so
 // generation crops its context to the last block_size tokens (idx[:, -block_size:]).
 // state = { t, c, len, block }.
+// Issue 6: every PE cell explains itself (core.explainPosition with the same T and C):
+// sin or cos of pos / 10000^(2i/C), written out with the numbers.
 
 import { define, h, message } from '../widget-base.js';
 import { PartAWidget, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { explainGrids } from './explain-grids.js';
 
 const DEFAULT = { t: 12, c: 8, len: 10, block: 8 };
 const LIMITS = { t: [1, 64], c: [1, 64], len: [1, 4096], block: [1, 1024] };
@@ -50,18 +53,25 @@ class AttnPosTable extends PartAWidget {
     ui.tables = tableSwitch(this, root);
     ui.sinTitle = h('h4');
     ui.sin = matrixBlock({ label: 'PE' });
+    ui.explain = explainGrids(this, {
+      grids: () => [ui.sin.matrix],
+      explain: (grid, row, col) => this.core.explainPosition(this.state.t, this.state.c, 'PE', row, col),
+      key: () => JSON.stringify([this.state.t, this.state.c]),
+    });
     ui.cropTitle = h('h4');
     ui.crop = h('p', { class: 'fact' });
     ui.strip = h('div', { class: 'strip', 'aria-hidden': 'true' });
     ui.cropNote = h('p', { class: 'muted' });
     root.append(h('div', { class: 'grid' },
       h('div', { class: 'panel' }, ui.sinTitle, h('div', { class: 'controls' }, field('t'), field('c'), ui.tables.el), ui.sin.el),
-      h('div', { class: 'panel' }, ui.cropTitle, h('div', { class: 'controls' }, field('len'), field('block')), ui.strip, ui.crop, ui.cropNote)));
+      h('div', { class: 'panel' }, ui.cropTitle, h('div', { class: 'controls' }, field('len'), field('block')), ui.strip, ui.crop, ui.cropNote)),
+    ui.explain.panel);
   }
 
   draw(core) {
     const ui = this.#ui;
     const s = this.state;
+    ui.explain.sync();
     for (const [k, f] of Object.entries(ui.fields)) {
       f.text.textContent = this.t(`a.pt.${k}`);
       if (this.shadowRoot.activeElement !== f.input) f.input.value = String(s[k]);

@@ -7,10 +7,14 @@
 //
 //   state: { score, mask, axis, seed, causal }  (score/mask/axis null until chosen)
 //   numbers: exerciseRun(score, mask, axis), multiHeadCheck(seed, 2, 4, 5, 16, causal)
+//   Issue 6: both weights grids explain themselves: explainExercise (the chosen blanks'
+//   softmax, along the chosen axis; NaN where NumPy gives NaN) and explainMultiHead
+//   (head 0 of the same seed and mask).
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { B_CSS, bool, checkbox, err, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
+import { explainGrids } from './explain-grids.js';
 
 const CHOICES = {
   score: ['unscaled', 'dk', 'scaled'],
@@ -19,6 +23,7 @@ const CHOICES = {
 };
 const LINE = { score: 0, mask: 1, axis: 2 };
 const TOKENS = ['t0', 't1', 't2', 't3'];
+const MH_TOKENS = ['0', '1', '2', '3', '4'];
 const BLANK = '________';
 // The code around the three blanks: [text, shape comment]; null marks a blank.
 const CONTEXT = [
@@ -66,13 +71,24 @@ class Exercise extends AttnWidget {
     this.verdict = h('p', { class: 'msg', role: 'status' });
     this.hints = h('ul', { class: 'muted' });
     this.printed = h('pre', { class: 'code printed', hidden: true });
-    this.result = h('div', { hidden: true },
+    this.result = h('div', { hidden: true, 'data-explain-scope': '' },
       h('div', { class: 'row' },
         h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
         h('div', { class: 'col panel' }, k('h4', 'b.ex.sums'), this.sums)),
       h('div', { style: 'margin-top:10px' }, this.verdict, this.hints, this.printed));
     this.waiting = k('p', 'b.ex.waiting', { class: 'muted' });
     adoptTex(this.shadowRoot);
+    const mh = this.buildMultiHead();
+    this.explainer = explainGrids(this, {
+      grids: () => [this.weights, this.mhWeights],
+      explain: (grid, row, col) => {
+        const s = this.#s;
+        if (grid === this.mhWeights) return this.core.explainMultiHead(s.seed, 2, 4, 5, 16, s.causal, 'weights', row, col);
+        return s.score && s.mask && s.axis ? this.core.explainExercise(s.score, s.mask, s.axis, 'weights', row, col) : null;
+      },
+      key: () => JSON.stringify(this.#s),
+      panel: (grid, panel) => { panel.tokens = grid === this.mhWeights ? MH_TOKENS : TOKENS; },
+    });
     root.append(
       h('div', { class: 'formulas' },
         tex('\\text{out}=\\operatorname{softmax}\\!\\Big(\\frac{QK^{\\top}}{\\sqrt{d_k}}+M\\Big)\\,V', true),
@@ -81,7 +97,8 @@ class Exercise extends AttnWidget {
       h('div', { class: 'blanks' }, ...sets),
       h('div', { class: 'scroll-x' }, this.code),
       h('div', { style: 'margin-top:10px' }, this.waiting, this.result),
-      this.buildMultiHead(),
+      mh,
+      this.explainer.panel,
     );
   }
 
@@ -95,7 +112,7 @@ class Exercise extends AttnWidget {
     } });
     this.mhResult = h('p', { class: 'msg', role: 'status' });
     this.mhWeights = matrix('head 0 weights', 'weights');
-    return h('div', { class: 'mh' },
+    return h('div', { class: 'mh', 'data-explain-scope': '' },
       k('h4', 'b.mh.title'), k('p', 'b.mh.lead', { class: 'lead' }),
       h('div', { class: 'controls' }, causal.label, this.mhButton),
       this.mhResult,
@@ -120,6 +137,7 @@ class Exercise extends AttnWidget {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
     const s = this.#s;
+    this.explainer.sync();
     const code = this.#candidates(core);
     for (const el of this.shadowRoot.querySelectorAll('code[data-blank]')) {
       el.textContent = code[el.dataset.blank][el.dataset.opt];
@@ -177,7 +195,7 @@ class Exercise extends AttnWidget {
     });
     this.mhResult.className = `msg ${r.allclose ? 'ok' : 'bad'}`;
     this.mhResult.dataset.maxErr = String(r.max_err);
-    show(this.mhWeights, r.head0_weights, ['0', '1', '2', '3', '4'], ['0', '1', '2', '3', '4']);
+    show(this.mhWeights, r.head0_weights, MH_TOKENS, MH_TOKENS);
   }
 
   get state() {

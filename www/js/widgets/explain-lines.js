@@ -77,7 +77,9 @@ class Writer {
 
   title() {
     const ex = this.ex;
-    return [this.cellName(ex.kind, ex.row, ex.col), ' = ', el('span', 'value', num(ex.value)), this.exact(ex.fraction)];
+    // NaN is what NumPy computes for a row of −∞ (the exercise's wrong masks): say so.
+    const value = Number.isNaN(ex.value) ? 'NaN' : num(ex.value);
+    return [this.cellName(ex.kind, ex.row, ex.col), ' = ', el('span', 'value', value), this.exact(ex.fraction)];
   }
 }
 
@@ -93,6 +95,8 @@ function dot(w, ex) {
     w.say(w.t('c.introScore', { r, c }));
   } else if (ex.kind === 'out' && first) {
     w.say(w.t('c.introOut', { r, c, b: first.b_src.matrix }));
+  } else if (ex.kind === 'M' && first) {
+    w.say(w.t('c.introM', { r, c, a: first.a_src.matrix, b: first.b_src.matrix }));
   } else {
     w.say(w.t('c.introDot'));
   }
@@ -112,7 +116,8 @@ function dot(w, ex) {
 
 function softmax(w, ex) {
   const r = w.row(ex.kind, ex.row);
-  w.say(w.t('c.introSoftmax', { r }));
+  const column = ex.axis === 'column';
+  w.say(column ? w.t('c.introSoftmaxCol', { c: w.col(ex.kind, ex.col) }) : w.t('c.introSoftmax', { r }));
   const e = (x) => w.pow('e', num(x));
   const list = (f) => ex.terms.map((x, i) => [i ? ' + ' : '', f(x)]);
   const target = ex.terms.find((x) => x.src.row === ex.row && x.src.col === ex.col) ?? ex.terms[0];
@@ -127,7 +132,7 @@ function softmax(w, ex) {
   }
   if (ex.target_masked) w.note(w.t('c.targetMasked'));
   if (finite && ex.max === 0) return;
-  w.note(w.t('c.maxNote', { max: num(ex.max), negMax: num(-ex.max) }));
+  w.note(w.t(column ? 'c.maxNoteCol' : 'c.maxNote', { max: num(ex.max), negMax: num(-ex.max) }));
   w.eq(e(target.shifted), ' / (', list((x) => e(x.shifted)), ex.rest ? [' + …'] : null, ')');
   w.more(num(ex.numerator_shifted), ' / ', num(ex.denominator_shifted), result());
 }
@@ -161,7 +166,9 @@ function mean(w, ex) {
 
 function normalise(w, ex) {
   const n = ex.numerator;
-  w.say(w.t('c.introNormalise', { r: w.row(ex.kind, ex.row), c: w.col(ex.kind, ex.col), m: n.src.matrix }));
+  const key = { column: 'c.introNormaliseCol', all: 'c.introNormaliseAll', row_of_column: 'c.introNormaliseTrap' }[ex.over];
+  w.say(w.t(key ?? 'c.introNormalise', { r: w.row(ex.kind, ex.row), c: w.col(ex.kind, ex.col), m: n.src.matrix,
+    rr: w.row(n.src.matrix, ex.row), cc: w.col(n.src.matrix, ex.col), k: w.row(n.src.matrix, ex.col) }));
   w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', w.cellName(n.src.matrix, n.src.row, n.src.col), ' / (',
     ex.terms.map((a, i) => [i ? ' + ' : '', w.cellName(a.src.matrix, a.src.row, a.src.col)]), ex.rest ? ' + …' : null, ')');
   w.more(formatOperand(n.value, n.fraction), ' / (', ex.terms.map((a, i) => [i ? ' + ' : '', formatOperand(a.value, a.fraction)]),
@@ -170,14 +177,51 @@ function normalise(w, ex) {
     el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
 }
 
-const OPS = { dot, softmax, masked, kept, mean, normalise };
+/** x_u M x_hᵀ: the row x_u M entry by entry, then its dot product with x_h. */
+function bilinear(w, ex) {
+  const x = ex.then.terms[0]?.b_src.matrix ?? 'x';
+  const [rt, rs] = [w.row(x, ex.row), w.row(x, ex.col)];
+  // Factories: a DOM node can stand in one place only.
+  const xt = () => el('span', 'nowrap', el('i', '', x), el('sub', '', rt));
+  const xs = () => el('span', 'nowrap', el('i', '', x), el('sub', '', rs), 'ᵀ');
+  const xm = () => el('span', 'nowrap', '(', el('i', '', x), el('sub', '', rt), ' ', el('i', '', 'M'), ')');
+  w.say(w.t('c.introBilinear', { r: rt, c: rs }));
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', xt(), ' ', el('i', '', 'M'), ' ', xs(), ' = ', xm(), ' · ', w.vector(ex.then.terms.map((t) => t.b_src)));
+  const products = (d) => d.terms.map((t, i) => [i ? ' + ' : '', `${operand(t.a, t.a_fraction)}·${operand(t.b, t.b_fraction)}`]);
+  ex.first.forEach((d, j) => {
+    const col = w.col('M', j);
+    w.eq(xm(), `[${col}] = `, xt(), ' · ', w.vector(d.terms.map((t) => t.b_src)), ' = ',
+      products(d).length ? products(d) : '0', w.rest(d.rest), ' = ', el('span', 'value', num(d.sum)));
+  });
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', products(ex.then).length ? products(ex.then) : '0', w.rest(ex.then.rest));
+  w.more(el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+}
+
+/** PE[pos][2i] = sin(pos / 10000^(2i/d)), PE[pos][2i+1] = cos(…), with the numbers. */
+function sinusoid(w, ex) {
+  const f = ex.cos ? 'cos' : 'sin';
+  const vars = { pos: ex.pos, col: ex.two_i + (ex.cos ? 1 : 0), twoI: ex.two_i, i: ex.pair, d: ex.d, f };
+  w.say(w.t(ex.cos ? 'c.introCos' : 'c.introSin', vars));
+  const frac = (a, b) => el('span', 'nowrap', a, ' / ', b);
+  const pow = (e) => w.pow('10000', e);
+  w.eq(w.cellName(ex.kind, ex.row, ex.col), ` = ${f}(`, frac(el('i', '', 'pos'), pow(['2', el('i', '', 'i'), '/', el('i', '', 'd')])), ')');
+  w.more(`${f}(`, frac(String(ex.pos), pow(`${ex.two_i}/${ex.d}`)), ')');
+  // Four decimals: the table's two would hide the angle of a slow column.
+  const n4 = (v) => formatNum(v, 4);
+  w.more(`${f}(`, frac(String(ex.pos), n4(ex.wavelength)), ')');
+  w.more(`${f}(${n4(ex.angle)}) = `, el('strong', 'value', n4(ex.value)));
+  w.note(w.t('c.sinNote', { angle: n4(ex.angle) }));
+}
+
+const OPS = { dot, softmax, masked, kept, mean, normalise, bilinear, sinusoid };
 
 export function explainLines(ex, ctx) {
   const w = new Writer(ex, ctx);
   const op = OPS[ex.op];
   if (op) op(w, ex);
   else if (ex.op === 'no_value') {
-    w.say(w.t(ex.reason === 'overflow' ? 'c.overflow' : 'c.fullyMasked', { r: w.row(ex.kind, ex.row) }));
+    const key = { overflow: 'c.overflow', nan: 'c.nan' }[ex.reason] ?? 'c.fullyMasked';
+    w.say(w.t(key, { r: w.row(ex.kind, ex.row) }));
   }
   return { title: w.title(), body: w.lines };
 }

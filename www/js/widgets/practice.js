@@ -6,9 +6,16 @@
 //
 //   state: { answers: { id: text } }   numbers: practiceQuestions, checkAnswer,
 //   weightedOutput, shiftValues, wrongAxis
+//   Issue 6: the right- and wrong-axis weights explain themselves (explainWrongAxis
+//   with the same seed, B and T): a softmax along the row, or down the column.
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { B_CSS, err, fillStrings, k, list, matrix, num, object, short, show } from './b-util.js';
+import { explainGrids } from './explain-grids.js';
+
+/** The wrong-axis run drawn: wrongAxis(seed, B, T), batch 0. */
+const AXIS_RUN = [0, 1, 3];
+const AXIS_TOKENS = ['t0', 't1', 't2'];
 
 const IDS = ['weights_ln2', 'output_ln2', 'shift_c', 'masked_softmax', 'var_dk_64', 'std_512',
   'params_split', 'initial_loss', 'loop_iterations'];
@@ -41,6 +48,12 @@ class Practice extends AttnWidget {
     this.wrong = { right: matrix('right', 'weights'), wrong: matrix('wrong', 'weights') };
     this.wrongSums = h('table', { class: 'plain' });
     this.wrongNote = h('p', { class: 'result' });
+    this.explainer = explainGrids(this, {
+      grids: () => [this.wrong.right, this.wrong.wrong],
+      explain: (grid, row, col) => this.core.explainWrongAxis(...AXIS_RUN, grid === this.wrong.right ? 'right' : 'wrong', 'weights', row, col),
+      key: () => JSON.stringify(AXIS_RUN),
+      panel: (grid, panel) => { panel.tokens = AXIS_TOKENS; },
+    });
     root.append(
       k('p', 'b.pr.lead', { class: 'lead' }),
       h('ol', { class: 'qs' }, ...this.items.map((it) => it.li)),
@@ -49,6 +62,7 @@ class Practice extends AttnWidget {
           h('div', { class: 'col panel' }, k('h4', 'b.pr.axisRight'), this.wrong.right),
           h('div', { class: 'col panel' }, k('h4', 'b.pr.axisWrong'), this.wrong.wrong)),
         h('div', { class: 'scroll-x', style: 'margin-top:8px' }, this.wrongSums), this.wrongNote),
+      this.explainer.panel,
     );
   }
 
@@ -110,8 +124,9 @@ class Practice extends AttnWidget {
       it.input.placeholder = this.t(it.id === 'weights_ln2' || it.id === 'masked_softmax' ? 'b.pr.phList' : 'b.pr.phOne');
       this.#verdict(it.id);
     }
-    const w = core.wrongAxis(0, 1, 3);
-    const toks = ['t0', 't1', 't2'];
+    this.explainer.sync();
+    const w = core.wrongAxis(...AXIS_RUN);
+    const toks = AXIS_TOKENS;
     show(this.wrong.right, w.right[0], toks, toks);
     show(this.wrong.wrong, w.wrong[0], toks, toks);
     const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map((v) => h('td', {}, num(v, 2))));

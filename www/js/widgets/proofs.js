@@ -5,10 +5,13 @@
 // and by a lot without it.
 //
 //   state: { seed, from }   numbers: manualVsNaive, gradCheck, futureChange (T = 4, d = 8)
+//   Issue 6: the four output grids explain themselves (explainFutureChange with the
+//   same seed and `from`): out = weights · v, with that grid's mask and values.
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { B_CSS, err, fillStrings, int, k, matrix, num, object, show } from './b-util.js';
+import { explainGrids } from './explain-grids.js';
 
 const T = 4;
 const D = 8;
@@ -49,6 +52,15 @@ class Proofs extends AttnWidget {
       this.mats[name] = matrix(name, 'signed');
       return h('div', { class: 'col panel' }, k('h4', `b.proofs.${name}`), h('div', { class: 'scroll-x' }, this.mats[name]));
     });
+    const names = new Map(Object.entries(this.mats).map(([name, el]) => [el, name]));
+    // Labels for the matrices an output is made from (not drawn here).
+    const labels = { out: { rows: ROWS, cols: COLS }, v: { rows: ROWS, cols: COLS }, weights: { rows: ROWS, cols: ROWS } };
+    this.explainer = explainGrids(this, {
+      grids: () => [...names.keys()],
+      explain: (grid, row, col) => this.core.explainFutureChange(this.#s.seed, T, D, this.#s.from, names.get(grid), 'out', row, col),
+      key: () => JSON.stringify(this.#s),
+      panel: (grid, panel) => { panel.labels = labels; },
+    });
     const title = (n, key) => h('h4', {}, h('span', { class: 'num', 'aria-hidden': 'true' }, String(n)), k('span', key));
     root.append(
       k('p', 'b.proofs.lead', { class: 'lead' }),
@@ -63,6 +75,7 @@ class Proofs extends AttnWidget {
         k('p', 'b.proofs.futureLead', { class: 'lead' }),
         h('div', { class: 'controls' }, h('label', {}, k('span', 'b.proofs.from'), this.from)),
         this.p3, h('div', { class: 'quad' }, ...panels)),
+      this.explainer.panel,
     );
   }
 
@@ -70,6 +83,7 @@ class Proofs extends AttnWidget {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
     const { seed, from } = this.#s;
+    this.explainer.sync();
     this.seedOut.textContent = this.t('b.seed', { seed });
     this.from.value = String(from);
 

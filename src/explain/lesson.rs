@@ -1,0 +1,368 @@
+//! The lesson's other grids explained, each from the inputs its widget draws
+//! with and by the same arithmetic as the lesson function that drew it:
+//! M = W_qᵀW_k and x M xᵀ (`score_two_ways`), normalising by rows / columns /
+//! the whole and the keepdim trap (`normalize_directions`, `keepdim_trap`), the
+//! sinusoidal table (`sinusoidal`), the exercise's weights (`exercise_run`), the
+//! multi-head check's head 0 (`multihead_check`), softmax on the right and the
+//! wrong axis (`wrong_axis`) and the future-change outputs (`future_change`).
+
+use super::body::{Axis, Bilinear, Body, NoValueReason, Over, Sinusoid, SourceCell};
+use super::build::{self, Operand};
+use super::head::{explain_attention_cell, explain_head, HeadInputs, HeadView};
+use super::{Cell, ExplainError, Explanation, Kind};
+use crate::attention::HeadWeights;
+use crate::lesson::exercise::{exercise_run, MaskLine, ScoreLine, SoftmaxAxis};
+use crate::lesson::head_extras::{compatibility, run_head};
+use crate::lesson::multihead::{head_slice, multihead_inputs};
+use crate::lesson::practice::wrong_axis;
+use crate::lesson::proofs::future_inputs;
+use crate::lesson::{LessonError, MAX_SIDE};
+use crate::tensor::{causal_mask, Mask, Matrix};
+
+type Parts = (f64, Body, Vec<SourceCell>);
+
+fn src(matrix: &'static str, row: usize, col: usize) -> SourceCell {
+    SourceCell { matrix, row, col }
+}
+
+fn lesson_err(e: LessonError) -> ExplainError {
+    ExplainError::Shape(e.to_string())
+}
+
+fn not_here(kind: Kind, what: &'static str) -> ExplainError {
+    ExplainError::NotHere { kind, what }
+}
+
+fn row_of(m: &Matrix, name: &'static str, r: usize) -> Vec<Operand> {
+    (0..m.cols)
+        .map(|c| (m.get(r, c), src(name, r, c)))
+        .collect()
+}
+
+fn col_of(m: &Matrix, name: &'static str, c: usize) -> Vec<Operand> {
+    (0..m.rows)
+        .map(|r| (m.get(r, c), src(name, r, c)))
+        .collect()
+}
+
+/// The head probe (§3): "M" (C, C) = W_qᵀ W_k, a dot product over d of column a
+/// of W_q and column b of W_k; "x M xᵀ" (T, T), the row x_t M and then its dot
+/// product with x_s; "scores" (T, T) = q kᵀ, unscaled and unmasked, as drawn.
+pub fn explain_compat(
+    x: &Matrix,
+    w: &HeadWeights,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    let trace = run_head(x, w, false, false).map_err(lesson_err)?;
+    let (t_len, c) = (x.rows, x.cols);
+    let m = compatibility(w); // (C, d) @ (d, C), checked by run_head
+    let (value, body, sources) = match cell.kind {
+        Kind::Score => {
+            let mask = Mask::none(t_len, t_len);
+            let inputs = HeadInputs {
+                x_q: x,
+                x_kv: x,
+                w,
+                mask: &mask,
+            };
+            return explain_head(&trace, inputs, cell, max_terms);
+        }
+        Kind::M => {
+            cell.check((c, c))?;
+            let (a, b) = (cell.row, cell.col);
+            let (dot, sources) = build::dot(
+                &col_of(&w.w_q, "W_q", a),
+                &col_of(&w.w_k, "W_k", b),
+                max_terms,
+            );
+            (dot.sum, Body::Dot(dot), sources)
+        }
+        Kind::ViaM => {
+            cell.check((t_len, t_len))?;
+            via_m(x, &m, cell.row, cell.col, max_terms)
+        }
+        kind => return Err(not_here(kind, "the head probe")),
+    };
+    Ok(Explanation::new(cell, value, body, sources))
+}
+
+/// (x M xᵀ)[t][s] = Σ_j (Σ_c x[t][c]·M[c][j])·x[s][j], as `x.matmul(M).matmul_t(x)`.
+fn via_m(x: &Matrix, m: &Matrix, t: usize, s: usize, max_terms: usize) -> Parts {
+    let x_t = row_of(x, "x", t);
+    let first: Vec<_> = (0..m.cols)
+        .map(|j| build::dot(&x_t, &col_of(m, "M", j), max_terms).0)
+        .collect();
+    let xm: Vec<Operand> = first
+        .iter()
+        .enumerate()
+        .map(|(j, d)| (d.sum, src("x M", t, j)))
+        .collect();
+    let (then, _) = build::dot(&xm, &row_of(x, "x", s), max_terms);
+    let mut sources: Vec<SourceCell> = x_t.iter().map(|o| o.1).collect();
+    sources.extend((0..m.rows).flat_map(|r| (0..m.cols).map(move |c| src("M", r, c))));
+    sources.extend((0..x.cols).map(|c| src("x", s, c)));
+    let value = then.sum;
+    (value, Body::Bilinear(Bilinear { first, then }), sources)
+}
+
+/// The normalising widget (§2) on A: "by_rows", "by_columns", "whole" divide an
+/// entry by its row's, column's or the matrix's sum; "right" is `A / A.sum(1,
+/// keepdim=True)` (by rows) and "wrong" `A / A.sum(1)`, which divides column c by
+/// row c's sum. Sources are named "A". A grid whose sums include a 0 is not drawn:
+/// asking for it is an error.
+pub fn explain_normalize(
+    a: &Matrix,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    let (rows, cols) = (a.rows, a.cols);
+    cell.check((rows, cols))?;
+    let (r, c) = (cell.row, cell.col);
+    let zero = |what: String| {
+        Err(ExplainError::Shape(format!(
+            "{what} sums to 0: this matrix is not drawn"
+        )))
+    };
+    let zero_row = a.row_sums().iter().position(|&s| s == 0.0);
+    let numerator = (a.get(r, c), src("A", r, c));
+    let (by, over) = match cell.kind {
+        Kind::ByRows | Kind::Right | Kind::Wrong => {
+            if let Some(i) = zero_row {
+                return zero(format!("row {i} of A"));
+            }
+            if cell.kind != Kind::Wrong {
+                (row_of(a, "A", r), Over::Row)
+            } else if rows != cols {
+                return Err(ExplainError::Shape(format!(
+                    "the keepdim trap needs a square matrix, not {rows}×{cols}"
+                )));
+            } else {
+                (row_of(a, "A", c), Over::RowOfColumn)
+            }
+        }
+        Kind::ByColumns => {
+            let col_sums = a.transpose().row_sums();
+            if let Some(i) = col_sums.iter().position(|&s| s == 0.0) {
+                return zero(format!("column {i} of A"));
+            }
+            (col_of(a, "A", c), Over::Column)
+        }
+        Kind::Whole => {
+            if a.data.iter().sum::<f64>() == 0.0 {
+                return zero("A".to_string());
+            }
+            let all: Vec<Operand> = (0..rows).flat_map(|i| row_of(a, "A", i)).collect();
+            (all, Over::All)
+        }
+        kind => return Err(not_here(kind, "the normalising widget")),
+    };
+    let (value, body, sources) = build::normalise_by(&numerator, &by, over, max_terms);
+    Ok(Explanation::new(
+        cell,
+        value,
+        Body::Normalise(body),
+        sources,
+    ))
+}
+
+/// The fixed sinusoidal table (§4), "PE" (T, C): PE[pos][2i] = sin(pos / 10000^(2i/C)),
+/// PE[pos][2i+1] = cos(…), computed as `position::sinusoidal` does. T, C in 1..=64.
+pub fn explain_sinusoid(t_len: usize, c: usize, cell: Cell) -> Result<Explanation, ExplainError> {
+    if cell.kind != Kind::Pe {
+        return Err(not_here(cell.kind, "the position table"));
+    }
+    for (name, n) in [("T", t_len), ("C", c)] {
+        if n == 0 || n > MAX_SIDE {
+            return Err(ExplainError::Shape(format!(
+                "{name} must be 1 to {MAX_SIDE}, got {n}"
+            )));
+        }
+    }
+    cell.check((t_len, c))?;
+    let (pos, j) = (cell.row, cell.col);
+    let two_i = j - j % 2;
+    let exponent = two_i as f64 / c as f64;
+    let wavelength = 10000f64.powf(exponent);
+    let angle = pos as f64 / wavelength;
+    let cos = j % 2 == 1;
+    let value = if cos { angle.cos() } else { angle.sin() };
+    let body = Body::Sinusoid(Sinusoid {
+        pos,
+        pair: two_i / 2,
+        two_i,
+        d: c,
+        exponent,
+        wavelength,
+        angle,
+        cos,
+    });
+    Ok(Explanation::new(cell, value, body, Vec::new()))
+}
+
+/// Softmax of `line` (a row or column of masked scores, −∞ where masked) at
+/// index `at`: None when every score is −∞ (NumPy then gives NaN).
+fn softmax_along(line: &[Operand], at: usize, axis: Axis, max_terms: usize) -> Option<Parts> {
+    let masked: Vec<bool> = line.iter().map(|o| o.0 == f64::NEG_INFINITY).collect();
+    let (value, mut body, sources) = build::softmax(line, &masked, at, max_terms)?;
+    body.axis = axis;
+    Some((value, Body::Softmax(body), sources))
+}
+
+/// A weight of a softmax along `axis` of `masked` (named "masked_scores"); NaN
+/// (as NumPy computes it) where every score of that row or column is −∞.
+fn weight_along(
+    masked: &Matrix,
+    cell: Cell,
+    axis: Axis,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    cell.check((masked.rows, masked.cols))?;
+    let (t, s) = (cell.row, cell.col);
+    let (line, at) = match axis {
+        Axis::Row => (row_of(masked, "masked_scores", t), s),
+        Axis::Column => (col_of(masked, "masked_scores", s), t),
+    };
+    let (value, body, sources) = softmax_along(&line, at, axis, max_terms).unwrap_or_else(|| {
+        let sources = line.iter().map(|o| o.1).collect();
+        let body = Body::NoValue {
+            reason: NoValueReason::Nan,
+        };
+        (f64::NAN, body, sources)
+    });
+    Ok(Explanation::new(cell, value, body, sources))
+}
+
+/// The lesson-1 exercise (§6) with the chosen blanks: "weights" (T, T), the softmax
+/// of the masked scores along the chosen axis (NaN where NumPy gives NaN).
+pub fn explain_exercise(
+    score: ScoreLine,
+    mask: MaskLine,
+    axis: SoftmaxAxis,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    if cell.kind != Kind::Weight {
+        return Err(not_here(cell.kind, "the exercise"));
+    }
+    let run = exercise_run(score, mask, axis);
+    let axis = match axis {
+        SoftmaxAxis::Last => Axis::Row,
+        SoftmaxAxis::Receivers => Axis::Column,
+    };
+    weight_along(&run.masked_scores, cell, axis, max_terms)
+}
+
+/// The batched multi-head check (§6): a cell of head (0, 0) (the drawn weights),
+/// from the same seed and shape [B, H, T, d_k]; q, k, v cells are not explained.
+pub fn explain_multihead(
+    seed: u64,
+    shape: [usize; 4],
+    causal: bool,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    let (q, k, v) = multihead_inputs(seed, shape).map_err(lesson_err)?;
+    let (q, k, v) = (
+        head_slice(&q, shape, 0, 0),
+        head_slice(&k, shape, 0, 0),
+        head_slice(&v, shape, 0, 0),
+    );
+    let t_len = shape[2];
+    let mask = mask_for(t_len, causal);
+    let view = HeadView {
+        q: &q,
+        k: &k,
+        v: &v,
+        mask: &mask,
+        scale: 1.0 / (shape[3] as f64).sqrt(),
+        projections: None,
+    };
+    explain_attention_cell(&view, cell, max_terms)
+}
+
+fn mask_for(t_len: usize, causal: bool) -> Mask {
+    if causal {
+        causal_mask(t_len, t_len)
+    } else {
+        Mask::none(t_len, t_len)
+    }
+}
+
+/// The wrong-axis exercise (§8): a "weights" cell of batch `batch` of
+/// `wrong_axis(seed, B, T)`, softmax along rows (`right`) or columns (`wrong`).
+pub fn explain_wrong_axis(
+    seed: u64,
+    b_len: usize,
+    t_len: usize,
+    batch: usize,
+    axis: Axis,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    if cell.kind != Kind::Weight {
+        return Err(not_here(cell.kind, "the wrong-axis exercise"));
+    }
+    let w = wrong_axis(seed, b_len, t_len).map_err(lesson_err)?;
+    let scores = w.scores.get(batch).ok_or_else(|| {
+        ExplainError::Shape(format!("there are {b_len} batches: no batch {batch}"))
+    })?;
+    weight_along(scores, cell, axis, max_terms)
+}
+
+/// Which output of the future-change proof (§7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FutureGrid {
+    MaskedBefore,
+    MaskedAfter,
+    UnmaskedBefore,
+    UnmaskedAfter,
+}
+
+impl FutureGrid {
+    pub fn parse(name: &str) -> Result<FutureGrid, ExplainError> {
+        Ok(match name {
+            "masked_before" => FutureGrid::MaskedBefore,
+            "masked_after" => FutureGrid::MaskedAfter,
+            "unmasked_before" => FutureGrid::UnmaskedBefore,
+            "unmasked_after" => FutureGrid::UnmaskedAfter,
+            _ => {
+                return Err(ExplainError::Shape(format!(
+                    "unknown grid “{name}”: use masked_before, masked_after, \
+                     unmasked_before or unmasked_after"
+                )))
+            }
+        })
+    }
+}
+
+/// A cell of one of the future-change proof's heads (§7): q, k and v from
+/// `seed`, v's rows from `from` on redrawn for the "after" grids, the causal mask
+/// for the "masked" ones, scale 1/√d. The drawn grids are the heads' "out".
+pub fn explain_future_change(
+    seed: u64,
+    t_len: usize,
+    d: usize,
+    from: usize,
+    grid: FutureGrid,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, ExplainError> {
+    let [q, k, v, v2] = future_inputs(seed, t_len, d, from).map_err(lesson_err)?;
+    let (v, causal) = match grid {
+        FutureGrid::MaskedBefore => (&v, true),
+        FutureGrid::MaskedAfter => (&v2, true),
+        FutureGrid::UnmaskedBefore => (&v, false),
+        FutureGrid::UnmaskedAfter => (&v2, false),
+    };
+    let mask = mask_for(t_len, causal);
+    let view = HeadView {
+        q: &q,
+        k: &k,
+        v,
+        mask: &mask,
+        scale: 1.0 / (d as f64).sqrt(),
+        projections: None,
+    };
+    explain_attention_cell(&view, cell, max_terms)
+}
