@@ -30,7 +30,7 @@ export function explainGrids(widget, { grids, explain, key, panel: setup }) {
     try {
       ex = explain(grid, row, col);
     } catch (err) {
-      widget.showError(message(err));
+      widget.showError(message(err, widget.language));
       return;
     }
     if (!ex) return;
