@@ -60,19 +60,6 @@ fn err(bytes: &[u8]) -> String {
     }
 }
 
-/// A checkpoint whose header JSON is rewritten by `edit` (the data is kept).
-fn with_header(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
-    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
-    let mut header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
-    edit(&mut header);
-    let mut h = serde_json::to_vec(&header).unwrap();
-    h.resize(h.len().next_multiple_of(8), b' ');
-    let mut out = (h.len() as u64).to_le_bytes().to_vec();
-    out.extend(h);
-    out.extend(&bytes[8 + n..]);
-    out
-}
-
 #[test]
 fn bad_bytes_are_errors_not_panics() {
     let (model, vocab) = small_model(true);

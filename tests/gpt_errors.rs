@@ -9,6 +9,7 @@ use attention_playground::gpt::error::MESSAGES;
 use attention_playground::gpt::{
     from_bytes, state, to_bytes, Dataset, Gpt, GptConfig, GptError, Hyperparams, Trainer, Vocab,
 };
+use gpt_util::with_header;
 use std::collections::{BTreeSet, HashMap};
 
 fn tiny() -> Hyperparams {
@@ -46,19 +47,6 @@ fn starts(e: GptError, code: &str, prefix: &str) {
     let s = e.to_string();
     assert!(s.starts_with(prefix), "{s} does not start with {prefix}");
     assert_eq!(e.code(), code, "{s}");
-}
-
-/// A checkpoint whose header JSON is rewritten by `edit` (the data is kept).
-fn with_header(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
-    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
-    let mut header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
-    edit(&mut header);
-    let mut h = serde_json::to_vec(&header).unwrap();
-    h.resize(h.len().next_multiple_of(8), b' ');
-    let mut out = (h.len() as u64).to_le_bytes().to_vec();
-    out.extend(h);
-    out.extend(&bytes[8 + n..]);
-    out
 }
 
 fn load_err(bytes: &[u8]) -> GptError {

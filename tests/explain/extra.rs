@@ -172,22 +172,10 @@ fn probe_errors_are_errors() {
     };
     assert!(explain_compat(&x, &bad, Cell::new(Kind::M, 0, 0), 8).is_err());
     // A lesson kind asked of a head is an error, not a panic.
-    let e = explain_hou_kind(Kind::M);
+    let e = try_explain_hou(false, Kind::M, 0, 0);
     assert!(matches!(e, Err(ExplainError::NotHere { .. })), "{e:?}");
     assert!(Kind::parse("M").is_err() && Kind::parse_any("M") == Ok(Kind::M));
     assert_eq!(Kind::parse_any("x M xᵀ"), Ok(Kind::ViaM));
-}
-
-fn explain_hou_kind(kind: Kind) -> Result<Explanation, ExplainError> {
-    let (x, w, mask) = hou();
-    let trace = head_forward(&x, &w, true, false).unwrap();
-    let inputs = HeadInputs {
-        x_q: &x,
-        x_kv: &x,
-        w: &w,
-        mask: &mask,
-    };
-    explain_head(&trace, inputs, Cell::new(kind, 0, 0), 8)
 }
 
 fn normalize_case(a: &Matrix) {

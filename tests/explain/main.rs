@@ -183,6 +183,16 @@ pub fn hou() -> (Matrix, HeadWeights, Mask) {
 }
 
 pub fn explain_hou(scaled: bool, kind: Kind, row: usize, col: usize) -> Explanation {
+    try_explain_hou(scaled, kind, row, col).unwrap()
+}
+
+/// A cell of the h/o/u head (causal), or why it cannot be explained there.
+pub fn try_explain_hou(
+    scaled: bool,
+    kind: Kind,
+    row: usize,
+    col: usize,
+) -> Result<Explanation, ExplainError> {
     let (x, w, mask) = hou();
     let trace = head_forward(&x, &w, true, scaled).unwrap();
     let inputs = HeadInputs {
@@ -191,7 +201,7 @@ pub fn explain_hou(scaled: bool, kind: Kind, row: usize, col: usize) -> Explanat
         w: &w,
         mask: &mask,
     };
-    explain_head(&trace, inputs, Cell::new(kind, row, col), DEFAULT_MAX_TERMS).unwrap()
+    explain_head(&trace, inputs, Cell::new(kind, row, col), DEFAULT_MAX_TERMS)
 }
 
 pub fn round2(v: f64) -> f64 {

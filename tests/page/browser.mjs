@@ -2,7 +2,10 @@
 // record every console error/warning, page error and failed request, so each
 // test can assert the page stayed clean.
 
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { start, stop } from './server.mjs';
 
 const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -52,4 +55,25 @@ export async function openPage(browser, url, { width = 1280, height = 900, local
   await page.goto(url);
   await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
   return { page, context, problems };
+}
+
+/**
+ * For a test file whose tests share one page: before them, serves www/, launches
+ * Chromium, opens index.html and passes { base, browser, page, context, problems } to
+ * `use`; after them, closes it all and asserts the page logged no problem.
+ */
+export function sharedPage(use) {
+  let s = {};
+  before(async () => {
+    const base = await start();
+    const browser = await launch();
+    s = { base, browser, ...(await openPage(browser, base)) };
+    use(s);
+  });
+  after(async () => {
+    await s.context?.close();
+    await closeBrowser(s.browser);
+    await stop();
+    assert.deepEqual(s.problems ?? [], [], 'console errors/warnings or failed requests on the lesson page');
+  });
 }

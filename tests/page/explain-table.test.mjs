@@ -7,34 +7,20 @@
 // Run from the repo root: node --test --test-concurrency=1 tests/page/explain-table.test.mjs
 // Needs the wasm built into www/pkg (./build.sh).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { openPage, sharedPage } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 
-let browser;
 let base;
+let browser;
 let page;
-let context;
-let problems;
 
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
-  ({ page, context, problems } = await openPage(browser, base));
-});
-
-after(async () => {
-  await context?.close();
-  await closeBrowser(browser);
-  await stop();
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests on the lesson page');
-});
+await mkdir(SHOTS, { recursive: true });
+sharedPage((s) => ({ base, browser, page } = s));
 
 const head = () => page.locator('attn-head').first();
 const headPanel = () => head().locator('attn-explain');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
 import { closeBrowser, launch } from './browser.mjs';
-import { assertClean, button, state, waitStatus, withGpt as withGptPage } from './gpt-harness.mjs';
+import { assertClean, button, settingsMsg, state, waitStatus, withGpt as withGptPage } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
@@ -29,17 +29,6 @@ after(async () => {
 });
 
 const withGpt = (fn, options) => withGptPage(browser, base, fn, options);
-
-/** The settings' message once it matches `re`. */
-async function settingsMsg(page, re, timeout = 10000) {
-  await page.waitForFunction((src) => {
-    const msg = document.querySelector('attn-gpt-train').shadowRoot
-      .querySelector('attn-gpt-settings').shadowRoot.querySelector('.msg');
-    return !msg.hidden && new RegExp(src).test(msg.textContent);
-  }, re.source, { timeout });
-  return page.locator('attn-gpt-train').evaluate((el) => el.shadowRoot.querySelector('attn-gpt-settings')
-    .shadowRoot.querySelector('.msg').textContent);
-}
 
 test('an empty and a one-character corpus: a message under the text, Start off, the text kept', () => withGpt(async (page, gpt) => {
   await gpt.getByLabel('my own text').check();

@@ -1,5 +1,5 @@
-// Shared by the GPT page tests (gpt.test.mjs, gpt-bad-input.test.mjs): open section 9
-// with a fresh model, read the trainer's state and text, wait for a status.
+// Shared by the GPT page tests (gpt, gpt-bad-input, i18n-errors): open section 9 with a
+// fresh model, read the trainer's state and text, wait for a status or a settings message.
 
 import assert from 'node:assert/strict';
 import { openPage } from './browser.mjs';
@@ -38,3 +38,14 @@ export const widgetText = (page) => page.locator('attn-gpt-train').evaluate((hos
 });
 
 export const assertClean = async (page) => assert.doesNotMatch(await widgetText(page), /NaN|undefined|null|Infinity/);
+
+/** The text of the `.msg` under the GPT settings once it matches `re`. */
+export async function settingsMsg(page, re, timeout = 15000) {
+  await page.waitForFunction((src) => {
+    const msg = document.querySelector('attn-gpt-train').shadowRoot
+      .querySelector('attn-gpt-settings').shadowRoot.querySelector('.msg');
+    return !msg.hidden && new RegExp(src).test(msg.textContent);
+  }, re.source, { timeout });
+  return page.locator('attn-gpt-train').evaluate((el) => el.shadowRoot.querySelector('attn-gpt-settings')
+    .shadowRoot.querySelector('.msg').textContent);
+}

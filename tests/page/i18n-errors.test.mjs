@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server.mjs';
 import { closeBrowser, launch, openPage } from './browser.mjs';
-import { state, waitStatus, withGpt } from './gpt-harness.mjs';
+import { settingsMsg, state, waitStatus, withGpt } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
@@ -203,16 +203,6 @@ test('every GPT error the core throws has a code: the English table says the cor
   assert.deepEqual(problems, []);
 });
 
-/** The text of the `.msg` under the GPT settings once it matches `re`. */
-async function settingsMsg(page, re, timeout = 15000) {
-  await page.waitForFunction((src) => {
-    const msg = document.querySelector('attn-gpt-train').shadowRoot
-      .querySelector('attn-gpt-settings').shadowRoot.querySelector('.msg');
-    return !msg.hidden && new RegExp(src).test(msg.textContent);
-  }, re.source, { timeout });
-  return page.locator('attn-gpt-train').evaluate((el) => el.shadowRoot.querySelector('attn-gpt-settings')
-    .shadowRoot.querySelector('.msg').textContent);
-}
 
 /** The file message by the GPT's file buttons once it matches `re`. */
 async function fileMsg(page, re, timeout = 15000) {
