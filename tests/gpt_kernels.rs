@@ -5,13 +5,22 @@
 
 use attention_playground::gpt::kernels::{self, *};
 use attention_playground::gpt::Rng;
+use std::sync::Mutex;
 
 fn random(n: usize, rng: &mut Rng) -> Vec<f32> {
     (0..n).map(|_| rng.normal(0.0, 1.0)).collect()
 }
 
+/// The instruction set is one process-wide setting and the tests run on parallel
+/// threads: each pass over the levels holds this lock, or a test on another thread
+/// switches the level under it (seen: "avx2+fma" asserted while "avx512" was set).
+static LEVEL: Mutex<()> = Mutex::new(());
+
 /// Runs `f` with every instruction set this CPU has (AVX-512, AVX2, portable).
 fn both_levels(mut f: impl FnMut(&str)) {
+    let _only_us = LEVEL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     for level in kernels::available_levels() {
         assert!(kernels::force_level(level));
         assert_eq!(kernels::simd_level(), level);
