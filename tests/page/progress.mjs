@@ -3,6 +3,8 @@
 // without this a test that hangs leaves no trace of where it is.
 // build.sh sends it to stderr beside TAP on stdout.
 
+import { isAbsolute } from 'node:path';
+
 const t0 = Date.now();
 
 export default async function* progress(source) {
@@ -10,6 +12,6 @@ export default async function* progress(source) {
     if (event.type !== 'test:dequeue') continue;
     const { name, nesting } = event.data;
     const s = ((Date.now() - t0) / 1000).toFixed(0).padStart(4);
-    yield `# [${s}s] ${nesting === 0 && name.includes('/') ? 'file' : 'start'}: ${name}\n`;
+    yield `# [${s}s] ${nesting === 0 && isAbsolute(name) ? 'file' : 'start'}: ${name}\n`;
   }
 }
