@@ -67,6 +67,10 @@ button, select, input[type="text"], input[type="number"] {
 button { cursor: pointer; font-weight: 600; }
 button:hover { border-color: var(--_accent); }
 button[aria-pressed="true"], button.primary { background: var(--_accent); color: #fff; border-color: var(--_accent); }
+button:disabled { opacity: .45; cursor: not-allowed; }
+select:disabled, input:disabled { opacity: .65; cursor: not-allowed; }
+button:disabled:hover { border-color: var(--_line); }
+button.primary:disabled:hover { border-color: var(--_accent); }
 input[type="checkbox"], input[type="radio"], input[type="range"] { accent-color: var(--_accent); }
 :focus-visible { outline: 2.5px solid var(--_focus); outline-offset: 2px; }
 .value { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
