@@ -16,18 +16,6 @@ use attention_playground::lesson::position::sinusoidal;
 use attention_playground::lesson::practice::wrong_axis;
 use attention_playground::lesson::proofs::{future_change, future_inputs};
 
-fn trace_map(t: &HeadTrace) -> HashMap<&'static str, &Matrix> {
-    HashMap::from([
-        ("q", &t.q),
-        ("k", &t.k),
-        ("v", &t.v),
-        ("scores", &t.scores),
-        ("masked_scores", &t.masked_scores),
-        ("weights", &t.weights),
-        ("out", &t.out),
-    ])
-}
-
 /// Every cell of `drawn`, explained by `explain`, checked against the drawn number.
 fn every_cell(
     drawn: &Matrix,
@@ -96,7 +84,7 @@ fn extra_checks(e: &Explanation, m: &HashMap<&str, &Matrix>) {
 fn probe_case(x: &Matrix, w: &HeadWeights) {
     let r = score_two_ways(x, w, 0, 0).unwrap();
     let trace = head_forward(x, w, false, false).unwrap();
-    let mut m = trace_map(&trace);
+    let mut m = trace_matrices(&trace);
     m.extend([("x", x), ("W_q", &w.w_q), ("W_k", &w.w_k), ("M", &r.m)]);
     for (kind, drawn) in [
         (Kind::M, &r.m),
@@ -387,7 +375,7 @@ fn multihead_head0_weights() {
                 &mask,
                 0.25,
             );
-            let m = trace_map(&t);
+            let m = trace_matrices(&t);
             for (kind, drawn) in [(Kind::Weight, &r.head0_weights), (Kind::Score, &t.scores)] {
                 every_cell(drawn, &m, |row, col| {
                     explain_multihead(seed, shape, causal, Cell::new(kind, row, col), 8).unwrap()
@@ -452,7 +440,7 @@ fn future_change_outputs() {
                 &mask,
                 1.0 / (d as f64).sqrt(),
             );
-            let m = trace_map(&t);
+            let m = trace_matrices(&t);
             every_cell(drawn, &m, |r, c| {
                 let cell = Cell::new(Kind::Out, r, c);
                 explain_future_change(seed, t_len, d, from, grid, cell, 8).unwrap()

@@ -126,19 +126,9 @@ pub fn check(e: &Explanation, m: &HashMap<&str, &Matrix>, drawn: f64) {
     }
 }
 
-pub fn head_matrices<'a>(
-    x_q: &'a Matrix,
-    x_kv: &'a Matrix,
-    w: &'a HeadWeights,
-    t: &'a HeadTrace,
-) -> HashMap<&'static str, &'a Matrix> {
+/// The matrices of a head's trace, by the names explanations give them.
+pub fn trace_matrices(t: &HeadTrace) -> HashMap<&'static str, &Matrix> {
     HashMap::from([
-        ("x", x_q),
-        ("x_q", x_q),
-        ("x_kv", x_kv),
-        ("W_q", &w.w_q),
-        ("W_k", &w.w_k),
-        ("W_v", &w.w_v),
         ("q", &t.q),
         ("k", &t.k),
         ("v", &t.v),
@@ -147,6 +137,25 @@ pub fn head_matrices<'a>(
         ("weights", &t.weights),
         ("out", &t.out),
     ])
+}
+
+/// The trace's matrices and the inputs and weights that made them.
+pub fn head_matrices<'a>(
+    x_q: &'a Matrix,
+    x_kv: &'a Matrix,
+    w: &'a HeadWeights,
+    t: &'a HeadTrace,
+) -> HashMap<&'static str, &'a Matrix> {
+    let mut m = trace_matrices(t);
+    m.extend([
+        ("x", x_q),
+        ("x_q", x_q),
+        ("x_kv", x_kv),
+        ("W_q", &w.w_q),
+        ("W_k", &w.w_k),
+        ("W_v", &w.w_v),
+    ]);
+    m
 }
 
 /// Explains every cell of every kind and checks each explanation.
