@@ -7,7 +7,7 @@
 //! The intermediates are exactly what the page draws: there is no second
 //! implementation for display.
 
-use crate::tensor::{causal_mask, masked_fill, softmax_rows, Mask, Matrix, ShapeError};
+use crate::tensor::{causal_or_none, masked_fill, softmax_rows, Mask, Matrix, ShapeError};
 
 /// The three projections of one head, each (d, C) in `nn.Linear` layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,11 +98,7 @@ pub fn head_forward(
     causal: bool,
     scaled: bool,
 ) -> Result<HeadTrace, ShapeError> {
-    let mask = if causal {
-        causal_mask(x.rows, x.rows)
-    } else {
-        Mask::none(x.rows, x.rows)
-    };
+    let mask = causal_or_none(causal, x.rows, x.rows);
     cross_forward(x, x, w, &mask, scaled)
 }
 

@@ -224,6 +224,16 @@ pub fn causal_mask(t_out: usize, t_in: usize) -> Mask {
     Mask::from_fn(t_out, t_in, |t, s| s <= t)
 }
 
+/// `causal_mask(t_out, t_in)` when `causal` (a decoder), else every pair allowed (an
+/// encoder): the choice every head with a mask toggle makes.
+pub fn causal_or_none(causal: bool, t_out: usize, t_in: usize) -> Mask {
+    if causal {
+        causal_mask(t_out, t_in)
+    } else {
+        Mask::none(t_out, t_in)
+    }
+}
+
 /// Which (query, key) pairs may attend: `allowed[t * cols + s]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mask {

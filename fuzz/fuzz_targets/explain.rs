@@ -9,7 +9,7 @@ use attention_playground::explain::{
     explain_head, explain_scheme, formula_steps, Cell, HeadInputs, Kind, Scheme,
 };
 use attention_playground::lesson::check_matrix;
-use attention_playground::tensor::{causal_mask, Mask, Matrix};
+use attention_playground::tensor::{causal_or_none, Matrix};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -70,11 +70,7 @@ fuzz_target!(|inp: Input| {
         return;
     };
     let t = x.rows;
-    let mask = if inp.causal {
-        causal_mask(t, t)
-    } else {
-        Mask::none(t, t)
-    };
+    let mask = causal_or_none(inp.causal, t, t);
     let _ = formula_steps(&trace, &mask);
     let inputs = HeadInputs {
         x_q: &x,

@@ -17,7 +17,7 @@ use crate::lesson::multihead::{head_slice, multihead_inputs};
 use crate::lesson::practice::wrong_axis;
 use crate::lesson::proofs::future_inputs;
 use crate::lesson::{LessonError, MAX_SIDE};
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_or_none, Mask, Matrix};
 
 type Parts = (f64, Body, Vec<SourceCell>);
 
@@ -269,7 +269,7 @@ pub fn explain_multihead(
         head_slice(&v, shape, 0, 0),
     );
     let t_len = shape[2];
-    let mask = mask_for(t_len, causal);
+    let mask = causal_or_none(causal, t_len, t_len);
     let view = HeadView {
         q: &q,
         k: &k,
@@ -279,14 +279,6 @@ pub fn explain_multihead(
         projections: None,
     };
     explain_attention_cell(&view, cell, max_terms)
-}
-
-fn mask_for(t_len: usize, causal: bool) -> Mask {
-    if causal {
-        causal_mask(t_len, t_len)
-    } else {
-        Mask::none(t_len, t_len)
-    }
 }
 
 /// The wrong-axis exercise (§8): a "weights" cell of batch `batch` of
@@ -355,7 +347,7 @@ pub fn explain_future_change(
         FutureGrid::UnmaskedBefore => (&v, false),
         FutureGrid::UnmaskedAfter => (&v2, false),
     };
-    let mask = mask_for(t_len, causal);
+    let mask = causal_or_none(causal, t_len, t_len);
     let view = HeadView {
         q: &q,
         k: &k,

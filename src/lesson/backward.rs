@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::head_extras::run_head;
 use super::{check_matrix, fail, ser, LessonError};
 use crate::attention::{HeadTrace, HeadWeights};
-use crate::tensor::{causal_mask, masked_fill, softmax_rows, Mask, Matrix};
+use crate::tensor::{causal_or_none, masked_fill, softmax_rows, Mask, Matrix};
 
 /// dst += src (same shape).
 fn acc(dst: &mut Matrix, src: &Matrix) {
@@ -192,10 +192,6 @@ pub fn head_grads(
     if !trace.overflow_rows.is_empty() {
         return fail("a score overflowed: use smaller weights or inputs");
     }
-    let mask = if causal {
-        causal_mask(x.rows, x.rows)
-    } else {
-        Mask::none(x.rows, x.rows)
-    };
+    let mask = causal_or_none(causal, x.rows, x.rows);
     Ok(head_backward(x, w, &trace, &mask, dout))
 }

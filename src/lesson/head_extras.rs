@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{check_matrix, clean_trace, fail, ser, LessonError, TraceView};
 use crate::attention::{attend, head_forward, HeadTrace, HeadWeights};
-use crate::tensor::{causal_mask, dot, Mask, Matrix};
+use crate::tensor::{causal_or_none, dot, Matrix};
 
 /// Checks x and the three weights a learner typed, then runs the head.
 pub fn run_head(
@@ -215,11 +215,7 @@ pub fn bias_effect(
     }
     super::check_finite("b_q", b_q)?;
     super::check_finite("b_k", b_k)?;
-    let mask = if causal {
-        causal_mask(x.rows, x.rows)
-    } else {
-        Mask::none(x.rows, x.rows)
-    };
+    let mask = causal_or_none(causal, x.rows, x.rows);
     let add = |m: &Matrix, b: &[f64]| Matrix::from_fn(m.rows, m.cols, |r, c| m.get(r, c) + b[c]);
     let with_k = attend(
         base.q.clone(),

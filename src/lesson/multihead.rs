@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::rng::Rng;
 use super::{check_size, ser, LessonError};
 use crate::attention::attend;
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_or_none, Matrix};
 
 /// (B, H, T, d) ×3 flat -> (B, H, T, d): softmax(q kᵀ/√d, causal) v by index
 /// arithmetic over the flat buffers (one pass per (b, h, t), like llm.c).
@@ -101,11 +101,7 @@ pub fn multihead_check(
     let [b_len, h_len, t_len, d] = shape;
     let (q, k, v) = multihead_inputs(seed, shape)?;
     let batched = sdpa_batched(&q, &k, &v, shape, causal);
-    let mask = if causal {
-        causal_mask(t_len, t_len)
-    } else {
-        Mask::none(t_len, t_len)
-    };
+    let mask = causal_or_none(causal, t_len, t_len);
     let scale = 1.0 / (d as f64).sqrt();
     let mut max_err: f64 = 0.0;
     let mut head0_weights = Matrix::zeros(t_len, t_len);

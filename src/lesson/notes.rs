@@ -11,7 +11,7 @@ use super::rng::Rng;
 use super::{check_size, clean_trace, ser, LessonError, TraceView};
 use crate::attention::{attend, HeadWeights};
 use crate::explain::{explain_head, Cell, Explanation, HeadInputs};
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
 
 /// One edge of the attention graph: receiver `to` reads source `from` with `weight`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -58,11 +58,7 @@ pub fn batched_head(
     let v = stacked.matmul_t(&w.w_v);
     let rows =
         |m: &Matrix, b: usize| Matrix::from_fn(t_len, m.cols, |t, j| m.get(b * t_len + t, j));
-    let mask = if causal {
-        causal_mask(t_len, t_len)
-    } else {
-        Mask::none(t_len, t_len)
-    };
+    let mask = causal_or_none(causal, t_len, t_len);
     let scale = if scaled {
         1.0 / (q.cols as f64).sqrt()
     } else {

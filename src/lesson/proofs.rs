@@ -11,19 +11,11 @@ use super::backward::attend_backward;
 use super::rng::Rng;
 use super::{check_size, ser, LessonError};
 use crate::attention::attend;
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_or_none, Matrix};
 
 /// Most T and d for these checks (the gradient check is O(T²·d) per element).
 pub const MAX_T: usize = 16;
 pub const MAX_D: usize = 16;
-
-fn mask_for(t_len: usize, causal: bool) -> Mask {
-    if causal {
-        causal_mask(t_len, t_len)
-    } else {
-        Mask::none(t_len, t_len)
-    }
-}
 
 fn draw_qkv(seed: u64, t_len: usize, d: usize) -> Result<(Matrix, Matrix, Matrix), LessonError> {
     check_size("T", t_len, MAX_T)?;
@@ -90,7 +82,7 @@ pub fn manual_vs_naive(
     let (q, k, v) = draw_qkv(seed, t_len, d)?;
     let scale = 1.0 / (d as f64).sqrt();
     let naive = naive_attention(&q.to_rows(), &k.to_rows(), &v.to_rows(), causal, scale);
-    let trace = attend(q, k, v, &mask_for(t_len, causal), scale);
+    let trace = attend(q, k, v, &causal_or_none(causal, t_len, t_len), scale);
     let naive = Matrix::from_rows(&naive).expect("rectangular");
     Ok(ManualVsNaive {
         max_err: trace.out.max_abs_diff(&naive),
@@ -134,7 +126,7 @@ pub fn grad_check(
 ) -> Result<GradCheck, LessonError> {
     let (q, k, v) = draw_qkv(seed, t_len, d)?;
     let g = Rng::new(seed ^ 0x5EED).normal_matrix(t_len, d, 1.0); // dL/dout
-    let mask = mask_for(t_len, causal);
+    let mask = causal_or_none(causal, t_len, t_len);
     let scale = 1.0 / (d as f64).sqrt();
     let loss = |q: &Matrix, k: &Matrix, v: &Matrix| -> f64 {
         let out = attend(q.clone(), k.clone(), v.clone(), &mask, scale).out;
@@ -241,7 +233,7 @@ pub fn future_change(
             q.clone(),
             k.clone(),
             v.clone(),
-            &mask_for(t_len, causal),
+            &causal_or_none(causal, t_len, t_len),
             scale,
         )
         .out

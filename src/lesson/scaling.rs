@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::rng::Rng;
 use super::{check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
-use crate::tensor::{causal_mask, dot, masked_fill, softmax_row, softmax_rows, Mask, Matrix};
+use crate::tensor::{causal_or_none, dot, masked_fill, softmax_row, softmax_rows, Matrix};
 
 /// Tokens in the slider demo.
 pub const SLIDER_T: usize = 6;
@@ -64,11 +64,7 @@ pub fn dk_slider(
         1.0
     };
     let scores = q.matmul_t(&k).scale(scale); // (T, d_k) @ (d_k, T) -> (T, T)
-    let mask = if causal {
-        causal_mask(SLIDER_T, SLIDER_T)
-    } else {
-        Mask::none(SLIDER_T, SLIDER_T)
-    };
+    let mask = causal_or_none(causal, SLIDER_T, SLIDER_T);
     let masked_scores = masked_fill(&scores, &mask, f64::NEG_INFINITY);
     let (weights, _) = softmax_rows(&masked_scores); // the diagonal is never masked
     let max_weights: Vec<f64> = (0..SLIDER_T)

@@ -29,7 +29,7 @@ use crate::explain::{
     Cell, ExplainError, FutureGrid, HeadInputs, Kind, Scheme, DEFAULT_MAX_TERMS, FORMULA,
 };
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_or_none, Mask, Matrix};
 
 /// Plain objects (the explanation's flattened `op` fields travel as a map),
 /// `null` for absent options, numbers (±Infinity too) as numbers.
@@ -93,11 +93,7 @@ impl HeadLab {
     /// (T, T): the mask `compute()` uses.
     fn mask(&self) -> Mask {
         let t_len = self.x.rows;
-        if self.causal {
-            causal_mask(t_len, t_len)
-        } else {
-            Mask::none(t_len, t_len)
-        }
+        causal_or_none(self.causal, t_len, t_len)
     }
 }
 
@@ -204,11 +200,7 @@ pub fn explain_trace_js(
             t.scale
         )));
     }
-    let mask = if causal {
-        causal_mask(q.rows, k.rows)
-    } else {
-        Mask::none(q.rows, k.rows)
-    };
+    let mask = causal_or_none(causal, q.rows, k.rows);
     let view = crate::explain::HeadView {
         q: &q,
         k: &k,

@@ -403,7 +403,7 @@ impl GptLab {
         use crate::explain::{
             explain_attention_cell, Cell, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
         };
-        use crate::tensor::{causal_mask, Mask};
+        use crate::tensor::causal_or_none;
         if prompt.is_empty() {
             return Err(err(gpt_error!("gpt.prompt.empty")));
         }
@@ -430,11 +430,7 @@ impl GptLab {
         let q = Strided::new(qkv, head * hs, t, hs, 3 * c).map_err(e)?;
         let k = Strided::new(qkv, c + head * hs, t, hs, 3 * c).map_err(e)?;
         let v = Strided::new(qkv, 2 * c + head * hs, t, hs, 3 * c).map_err(e)?;
-        let mask = if causal {
-            causal_mask(t, t)
-        } else {
-            Mask::none(t, t)
-        };
+        let mask = causal_or_none(causal, t, t);
         let view = HeadView {
             q: &q,
             k: &k,

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::attention::{cross_forward, head_forward, hou_defaults, HeadTrace, HeadWeights};
 use crate::parse::parse_number;
-use crate::tensor::{causal_mask, Mask, Matrix};
+use crate::tensor::{causal_or_none, Mask, Matrix};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -326,11 +326,7 @@ impl CrossInput {
             w_k: m("W_k", i.w_k)?,
             w_v: m("W_v", i.w_v)?,
         };
-        let mask = if causal {
-            causal_mask(x_q.rows, x_kv.rows)
-        } else {
-            Mask::none(x_q.rows, x_kv.rows)
-        };
+        let mask = causal_or_none(causal, x_q.rows, x_kv.rows);
         Ok(CrossInput { x_q, x_kv, w, mask })
     }
 

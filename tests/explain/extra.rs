@@ -363,11 +363,7 @@ fn multihead_head0_weights() {
             let shape = [2, 4, 5, 16];
             let r = multihead_check(seed, shape, causal).unwrap();
             let (q, k, v) = multihead_inputs(seed, shape).unwrap();
-            let mask = if causal {
-                causal_mask(5, 5)
-            } else {
-                Mask::none(5, 5)
-            };
+            let mask = causal_or_none(causal, 5, 5);
             let t = attend(
                 head_slice(&q, shape, 0, 0),
                 head_slice(&k, shape, 0, 0),
@@ -428,11 +424,7 @@ fn future_change_outputs() {
             (FutureGrid::UnmaskedAfter, &f.unmasked_after, &v2, false),
         ];
         for (grid, drawn, v, causal) in grids {
-            let mask = if causal {
-                causal_mask(t_len, t_len)
-            } else {
-                Mask::none(t_len, t_len)
-            };
+            let mask = causal_or_none(causal, t_len, t_len);
             let t = attend(
                 q.clone(),
                 k.clone(),

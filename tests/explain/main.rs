@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use attention_playground::attention::{head_forward, hou_defaults, HeadTrace, HeadWeights};
 use attention_playground::explain::*;
-use attention_playground::tensor::{causal_mask, Mask, Matrix};
+use attention_playground::tensor::{causal_mask, causal_or_none, Mask, Matrix};
 
 pub const KINDS: [Kind; 7] = [
     Kind::Q,
