@@ -23,6 +23,7 @@ const CHOICES = {
 };
 const LINE = { score: 0, mask: 1, axis: 2 };
 const TOKENS = ['t0', 't1', 't2', 't3'];
+const MH_SHAPE = [2, 4, 5, 16]; // (B, H, T, d_k) of the multi-head check
 const MH_TOKENS = ['0', '1', '2', '3', '4'];
 const BLANK = '________';
 // The code around the three blanks: [text, shape comment]; null marks a blank.
@@ -83,7 +84,7 @@ class Exercise extends AttnWidget {
       grids: () => [this.weights, this.mhWeights],
       explain: (grid, row, col) => {
         const s = this.#s;
-        if (grid === this.mhWeights) return this.core.explainMultiHead(s.seed, 2, 4, 5, 16, s.causal, 'weights', row, col);
+        if (grid === this.mhWeights) return this.core.explainMultiHead(s.seed, ...MH_SHAPE, s.causal, 'weights', row, col);
         return s.score && s.mask && s.axis ? this.core.explainExercise(s.score, s.mask, s.axis, 'weights', row, col) : null;
       },
       key: () => JSON.stringify(this.#s),
@@ -188,7 +189,7 @@ class Exercise extends AttnWidget {
   #showMultiHead(core) {
     const s = this.#s;
     this.mhCausal.checked = s.causal;
-    const r = core.multiHeadCheck(s.seed, 2, 4, 5, 16, s.causal);
+    const r = core.multiHeadCheck(s.seed, ...MH_SHAPE, s.causal);
     this.mhResult.textContent = this.t('b.mh.result', {
       shape: `(${r.shape.join(', ')})`, err: err(r.max_err), seed: s.seed,
       verdict: this.t(r.allclose ? 'b.mh.close' : 'b.mh.far'),
