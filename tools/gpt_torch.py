@@ -206,8 +206,11 @@ def replay(model, opt, batches):
 # ------------------------------------------------------------------ data and checkpoints
 def load_corpus(path):
     """vocab = sorted characters; train = first 90% of the ids, val = the rest."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"error: --data {path}: {e}")
     vocab = sorted(set(text))
     stoi = {c: i for i, c in enumerate(vocab)}
     ids = torch.tensor([stoi[c] for c in text], dtype=torch.long)
