@@ -23,13 +23,13 @@ const seed = Number(flag("seed", "1337"));
 const dataPath = flag("data", "www/data/corpus.txt");
 const pkg = path.resolve(flag("pkg", "www/pkg"));
 const WARMUP = 20;
-
-const mod = await import(pathToFileURL(path.join(pkg, "attention_playground.js")).href);
-mod.initSync({ module: fs.readFileSync(path.join(pkg, "attention_playground_bg.wasm")) });
 if (!fs.existsSync(dataPath)) {
   console.error(`${dataPath}: no such corpus; run ./build.sh (it assembles www/data) or pass --data FILE`);
   process.exit(2);
 }
+
+const mod = await import(pathToFileURL(path.join(pkg, "attention_playground.js")).href);
+mod.initSync({ module: fs.readFileSync(path.join(pkg, "attention_playground_bg.wasm")) });
 const text = fs.readFileSync(dataPath, "utf8");
 const lab = new mod.GptLab(JSON.stringify({ preset }), text, seed);
 const times = [];
