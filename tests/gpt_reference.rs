@@ -1,5 +1,5 @@
-//! The Rust GPT against the PyTorch reference (shared/reference/nanogpt_ref.py `fixture`,
-//! made by tools/make_gpt_fixtures.sh): from the same init weights and batches, the logits
+//! The Rust GPT against the PyTorch reference (tools/gpt_torch.py `fixture`, run by
+//! tools/make_gpt_fixtures.sh): from the same init weights and batches, the logits
 //! and loss of the first batch, every parameter gradient, the ten AdamW losses and the
 //! weights after them.
 

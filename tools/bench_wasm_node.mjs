@@ -3,9 +3,10 @@
 // median of N timed steps) and prints one JSON line like it.
 //
 //   node tools/bench_wasm_node.mjs [--preset tiny|small|cpu] [--iters 200]
-//        [--data /work/shared/data/tinyshakespeare.txt] [--pkg www/pkg] [--seed 1337]
+//        [--data www/data/corpus.txt] [--pkg www/pkg] [--seed 1337]
 //
-// --pkg is a `wasm-pack build --target web` output dir (./build.sh writes www/pkg).
+// --pkg is a `wasm-pack build --target web` output dir and --data the corpus; ./build.sh
+// writes both (www/data/corpus.txt is the page's default corpus). Paths are from the cwd.
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,9 +20,13 @@ const flag = (name, dflt) => {
 const preset = flag("preset", "tiny");
 const iters = Number(flag("iters", "200"));
 const seed = Number(flag("seed", "1337"));
-const dataPath = flag("data", "/work/shared/data/tinyshakespeare.txt");
+const dataPath = flag("data", "www/data/corpus.txt");
 const pkg = path.resolve(flag("pkg", "www/pkg"));
 const WARMUP = 20;
+if (!fs.existsSync(dataPath)) {
+  console.error(`${dataPath}: no such corpus; run ./build.sh (it assembles www/data) or pass --data FILE`);
+  process.exit(2);
+}
 
 const mod = await import(pathToFileURL(path.join(pkg, "attention_playground.js")).href);
 mod.initSync({ module: fs.readFileSync(path.join(pkg, "attention_playground_bg.wasm")) });

@@ -5,7 +5,7 @@ Rust GPT's safetensors format, which the page and `gpt sample/eval` load.
     python tools/convert_nanogpt.py --ckpt out-shakespeare-char/ckpt.pt \
         --meta data/shakespeare_char/meta.pkl --out shakespeare_char.safetensors
 
-Format (shared/reference/README.md): f32, PyTorch layouts, nanoGPT's state_dict names
+Format (src/gpt/checkpoint.rs, tools/gpt_torch.py): f32, PyTorch layouts, nanoGPT's state_dict names
 without lm_head.weight (tied to transformer.wte.weight, checked equal here) and without
 the attn.bias causal-mask buffers; string metadata vocab (JSON array of the one-character
 strings in id order, from meta.pkl's itos), vocab_size, block_size, n_layer, n_head,

@@ -1,44 +1,58 @@
 #!/usr/bin/env bash
-# The exact commands that made tests/fixtures/gpt_tiny/ and tests/fixtures/gpt_small/.
-# Needs the PyTorch reference (shared/reference/nanogpt_ref.py) and a Python with torch,
-# numpy and safetensors, e.g.:
-#   python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch numpy safetensors
-# Usage: tools/make_gpt_fixtures.sh [PYTHON] [REFERENCE_DIR]
-# The corpus is the reference's default, ../data/tinyshakespeare.txt (never committed here).
-# Made with torch 2.15.0 (CPU, 1 thread).
+# The exact commands that make tests/fixtures/gpt_tiny/ and tests/fixtures/gpt_small/, with
+# our PyTorch GPT (tools/gpt_torch.py), so `cargo test` needs no Python.
+#
+# Usage: PYTHON=/path/to/venv/bin/python tools/make_gpt_fixtures.sh CORPUS [OUT_DIR]
+#   CORPUS   the text the committed fixtures were made from: Tiny Shakespeare (Karpathy's
+#            char-rnn input.txt, 1,115,394 bytes, sha256 86c4e6aa…565ed; third-party data,
+#            never committed). Or set GPT_CORPUS.
+#   OUT_DIR  default tests/fixtures; give a temporary directory to compare before replacing.
+#   PYTHON   a Python with torch, numpy and safetensors (default python3), e.g.
+#            python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch numpy safetensors
+# Made with torch 2.15.0 (CPU, 1 thread). The CPU's vector unit changes float rounding
+# (~1e-7 in logits, ~3e-6 in the weights after 10 AdamW steps), far under the tests'
+# tolerances; on one machine the script gives the same bytes every run.
 set -euo pipefail
-P=${1:-/tmp/venv/bin/python}
-REF=${2:-/work/shared/reference}
-OUT=$(cd "$(dirname "$0")/.." && pwd)/tests/fixtures
-cd "$REF"
+CORPUS=${1:-${GPT_CORPUS:-}}
+if [ -z "$CORPUS" ] || [ ! -f "$CORPUS" ]; then
+  echo "usage: $0 CORPUS [OUT_DIR] (or GPT_CORPUS=CORPUS; PYTHON=python with torch)" >&2
+  exit 2
+fi
+CORPUS=$(cd "$(dirname "$CORPUS")" && pwd)/$(basename "$CORPUS")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${2:-$ROOT/tests/fixtures}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+P=${PYTHON:-python3}
+G() { "$P" "$ROOT/tools/gpt_torch.py" "$@"; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 
-# Tests 2 (reference replay): init weights, 10 batches, logits/loss/grads at init,
-# the 10 AdamW losses and the weights after them.
+# The reference replay (tests/gpt_reference.rs): init weights, 10 batches, logits/loss/grads
+# at init, the 10 AdamW losses and the weights after them.
 for preset in tiny small; do
-  "$P" nanogpt_ref.py fixture --preset "$preset" --seed 1337 --steps 10 --out "$OUT/gpt_$preset"
+  G fixture --preset "$preset" --data "$CORPUS" --seed 1337 --steps 10 --out "$OUT/gpt_$preset"
 done
 
 # AdamW alone: the weights after one step from init (same seed: same init and gradients).
-"$P" nanogpt_ref.py fixture --preset tiny --seed 1337 --steps 1 --out /tmp/gpt_tiny_step1
-cp /tmp/gpt_tiny_step1/after.safetensors "$OUT/gpt_tiny/after1.safetensors"
+G fixture --preset tiny --data "$CORPUS" --seed 1337 --steps 1 --out "$TMP/step1"
+cp "$TMP/step1/after.safetensors" "$OUT/gpt_tiny/after1.safetensors"
 
-# Test 6 (a trained checkpoint): the reference's eval loss and greedy sample on it.
+# A trained checkpoint (tests/gpt_model.rs): its eval losses and greedy samples.
 CKPT=$OUT/gpt_tiny/trained.safetensors
-"$P" nanogpt_ref.py train --preset tiny --iters 300 --out "$CKPT"
+G train --preset tiny --data "$CORPUS" --iters 300 --out "$CKPT"
 {
-  printf '{"ckpt": "trained.safetensors", "train": "nanogpt_ref.py train --preset tiny --iters 300",\n'
+  printf '{"ckpt": "trained.safetensors", "train": "gpt_torch.py train --preset tiny --iters 300",\n'
   printf ' "evals": [\n'
-  printf '  {"text": "First Ci", "result": %s},\n' \
-    "$("$P" nanogpt_ref.py eval --ckpt "$CKPT" --text "First Ci")"
-  printf '  {"text": "ROMEO:\\nO", "result": %s}\n' \
-    "$("$P" nanogpt_ref.py eval --ckpt "$CKPT" --text $'ROMEO:\nO')"
+  printf '  {"text": "First Ci", "result": %s},\n' "$(G eval --ckpt "$CKPT" --text "First Ci")"
+  printf '  {"text": "ROMEO:\\nO", "result": %s}\n' "$(G eval --ckpt "$CKPT" --text $'ROMEO:\nO')"
   printf ' ],\n "samples": [\n'
   # print() appends one newline: strip exactly that one, keep the sample's own.
   for spec in "ROMEO:|100" "First Citizen:|60"; do
     prompt=${spec%|*} n=${spec#*|}
-    "$P" nanogpt_ref.py sample --ckpt "$CKPT" --greedy -n "$n" --prompt "$prompt" >/tmp/gpt_sample.txt
+    G sample --ckpt "$CKPT" --greedy -n "$n" --prompt "$prompt" >"$TMP/sample.txt"
     "$P" -c 'import json,sys; t=open(sys.argv[1]).read(); assert t.endswith("\n"); print(json.dumps({"prompt": sys.argv[2], "n": int(sys.argv[3]), "greedy": True, "text": t[:-1]}))' \
-      /tmp/gpt_sample.txt "$prompt" "$n"
+      "$TMP/sample.txt" "$prompt" "$n"
     [ "$spec" = "First Citizen:|60" ] || printf ','
   done
   printf ' ]}\n'

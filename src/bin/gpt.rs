@@ -1,5 +1,5 @@
 //! gpt: train, sample, eval and bench the small GPT natively, with the same subcommands,
-//! flags and meanings as shared/reference/nanogpt_ref.py.
+//! flags and meanings as tools/gpt_torch.py (the same GPT in PyTorch).
 //!
 //!   gpt train  --preset tiny --data input.txt --iters 2000 --out tiny.safetensors
 //!   gpt sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
@@ -100,7 +100,7 @@ impl Args {
     }
 }
 
-/// The preset, then every override flag (as nanogpt_ref.py's `setup`).
+/// The preset, then every override flag (as tools/gpt_torch.py's `hyperparams`).
 fn hyperparams(a: &Args) -> Result<(String, Hyperparams), String> {
     let preset: String = a.or("preset", "tiny".to_string())?;
     let mut hp = Hyperparams::preset(&preset).map_err(|e| e.to_string())?;
@@ -131,7 +131,7 @@ fn trainer(a: &Args) -> Result<(String, Trainer), String> {
     let (preset, hp) = hyperparams(a)?;
     let path = a
         .required("data")
-        .map_err(|_| "--data FILE is required (e.g. tinyshakespeare.txt)".to_string())?;
+        .map_err(|_| "--data FILE is required (e.g. www/data/corpus.txt)".to_string())?;
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
     let seed = a.or("seed", 1337u64)?;
     let t = Trainer::new(&text, hp, seed).map_err(|e| e.to_string())?;

@@ -132,7 +132,7 @@ impl GptConfig {
     }
 }
 
-/// Everything `nanogpt_ref.py setup()` reads from a preset and its override flags.
+/// Everything `tools/gpt_torch.py hyperparams()` reads from a preset and its override flags.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hyperparams {
     pub n_layer: usize,
