@@ -8,6 +8,7 @@ pub mod error;
 pub mod explain;
 pub mod lesson;
 pub mod parse;
+pub mod rng;
 pub mod schemes;
 pub mod tensor;
 
