@@ -168,13 +168,20 @@ macro_rules! param {
 }
 pub(crate) use param;
 
+/// The `{name}` params a template names, each once: what a translation must name too.
+pub fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
+    let opened = template.split('{').skip(1);
+    opened
+        .filter_map(|part| part.split_once('}').map(|(name, _)| name))
+        .collect()
+}
+
 /// Every template names its params in lower-case ASCII and `_` (what `errorText`
 /// fills): the check each domain's tests run on its tables.
 pub fn simple_params(table: Messages) -> Result<(), String> {
     for (code, text) in table {
-        for part in text.split('{').skip(1) {
-            let name = part.split('}').next().unwrap_or("");
-            if !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') || name.is_empty() {
+        for name in placeholders(text) {
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
                 return Err(format!("{code}: {{{name}}}"));
             }
         }

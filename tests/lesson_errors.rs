@@ -6,6 +6,7 @@
 //! every code, the same params, and be Chinese.
 
 use attention_playground::attention::{cross_forward, head_forward, hou_defaults, HeadWeights};
+use attention_playground::error::{placeholders, simple_params};
 use attention_playground::lesson::answers::{check_answer, parse_numbers, quiz_order};
 use attention_playground::lesson::backward::head_grads;
 use attention_playground::lesson::bigram::{param_counts, training_examples, Bigram};
@@ -199,7 +200,7 @@ fn head_errors_say_what_they_said() {
 }
 
 #[test]
-fn ladder_scaling_and_practice_errors_say_what_they_said() {
+fn ladder_errors_say_what_they_said() {
     check(
         ladder(&Matrix::zeros(65, 1)).unwrap_err(),
         "lesson.matrix.size",
@@ -236,6 +237,10 @@ fn ladder_scaling_and_practice_errors_say_what_they_said() {
         "lesson.ladder.zero_row",
         "row 1 sums to 0: dividing by it is a division by zero",
     );
+}
+
+#[test]
+fn scaling_and_practice_errors_say_what_they_said() {
     check(
         variance_experiment(1, &[], 10).unwrap_err(),
         "lesson.size.dimensions",
@@ -393,55 +398,20 @@ fn bigram_errors_say_what_they_said() {
     );
 }
 
-/// The placeholders `{name}` of a template.
-fn placeholders(s: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = s;
-    while let Some(i) = rest.find('{') {
-        rest = &rest[i + 1..];
-        if let Some(j) = rest.find('}') {
-            let name = &rest[..j];
-            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                out.insert(name.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// `"err.…": "…"` entries of one `export const <lang> = { … };` block (JS string
-/// literals in double or single quotes, backslash escapes).
+/// The `"err.…": "…"` entries of one `export const <lang> = { … };` block: the block
+/// is JSON (double quotes, no trailing comma), which the file keeps so it can be read here.
 fn js_table(js: &str, lang: &str) -> HashMap<String, String> {
     let start = js
-        .find(&format!("export const {lang} = {{"))
+        .find(&format!("export const {lang} = "))
         .unwrap_or_else(|| panic!("no {lang} table"));
     let block = &js[start..];
-    let block = &block[..block.find("\n};").expect("the table ends")];
-    let mut out = HashMap::new();
-    for line in block.lines() {
-        let line = line.trim();
-        let Some(rest) = line
-            .strip_prefix("\"err.")
-            .or_else(|| line.strip_prefix("'err."))
-        else {
-            continue;
-        };
-        let end = rest.find(['"', '\'']).expect("key ends");
-        let (key, rest) = (&rest[..end], rest[end + 1..].trim_start());
-        let rest = rest.strip_prefix(':').expect("key: value").trim_start();
-        let quote = rest.chars().next().unwrap();
-        let mut value = String::new();
-        let mut chars = rest[1..].chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => value.push(chars.next().unwrap()),
-                c if c == quote => break,
-                c => value.push(c),
-            }
-        }
-        out.insert(key.to_string(), value);
-    }
-    out
+    let (open, close) = (block.find('{').unwrap(), block.find("\n};").unwrap());
+    let table: HashMap<String, String> = serde_json::from_str(&block[open..close + 2])
+        .unwrap_or_else(|e| panic!("the {lang} table is not JSON: {e}"));
+    table
+        .into_iter()
+        .map(|(k, v)| (k.strip_prefix("err.").expect("err.<code>").to_string(), v))
+        .collect()
 }
 
 #[test]
@@ -462,7 +432,7 @@ fn codes_are_unique_simple_and_the_page_tables_say_them() {
         assert!(seen.insert(code), "{code} is also a gpt or number code");
     }
     for table in [MESSAGES, SHAPE_MESSAGES, NUMBER_MESSAGES] {
-        assert_eq!(attention_playground::error::simple_params(table), Ok(()));
+        assert_eq!(simple_params(table), Ok(()));
     }
     let js = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -471,28 +441,25 @@ fn codes_are_unique_simple_and_the_page_tables_say_them() {
     .unwrap();
     let (en, zh) = (js_table(&js, "en"), js_table(&js, "zh"));
     for (code, english) in ours {
-        assert_eq!(
-            en.get(*code).map(String::as_str),
-            Some(*english),
-            "en {code}"
-        );
+        assert_eq!(en.get(*code), Some(&english.to_string()), "en {code}");
         let chinese = zh.get(*code).unwrap_or_else(|| panic!("zh {code} missing"));
-        assert!(
-            chinese
-                .chars()
-                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
-                // Until explanations carry codes of their own, their English is the detail.
-                || *code == "lesson.explain",
-            "zh {code} is not Chinese: {chinese}"
-        );
+        let is_chinese = chinese
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        // Until explanations carry codes of their own, their English is the detail.
+        let exempt = *code == "lesson.explain";
+        assert!(is_chinese || exempt, "zh {code} is not Chinese: {chinese}");
         assert_eq!(placeholders(chinese), placeholders(english), "zh {code}");
     }
-    for code in en.keys().chain(zh.keys()) {
-        assert!(
-            seen.contains(code.as_str()),
-            "{code} is in errors-lesson.js but not the core"
-        );
-    }
+    let unknown: Vec<&String> = en
+        .keys()
+        .chain(zh.keys())
+        .filter(|c| !seen.contains(c.as_str()))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "in errors-lesson.js but not the core: {unknown:?}"
+    );
 }
 
 /// The number parser's messages, passed on by the lesson, are the parser's own text
