@@ -499,3 +499,40 @@ fn number_codes_are_the_parsers() {
         "a fraction cannot have 0 below the line",
     );
 }
+
+/// Every code the sources name has English text, and every code of the tables is
+/// used somewhere (a code no error can carry is a string nobody needs to translate).
+#[test]
+fn every_code_the_core_uses_is_in_the_table() {
+    let known: BTreeSet<&str> = MESSAGES.iter().chain(SHAPE_MESSAGES).map(|e| e.0).collect();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut files = vec![format!("{root}/tensor.rs")];
+    for dir in ["lesson", "attention"] {
+        for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+            files.push(entry.unwrap().path().display().to_string());
+        }
+    }
+    let mut used = BTreeSet::new();
+    for path in files {
+        let mut src = std::fs::read_to_string(&path).unwrap();
+        // The tables name every code once; a use is anywhere else.
+        for table in ["pub const MESSAGES", "pub const SHAPE_MESSAGES"] {
+            if let Some(start) = src.find(table) {
+                let end = start + src[start..].find("\n];").unwrap();
+                src.replace_range(start..end, "");
+            }
+        }
+        let code_lines = src.lines().filter(|l| !l.trim_start().starts_with("//"));
+        for line in code_lines {
+            for prefix in ["\"lesson.", "\"shape."] {
+                for (i, _) in line.match_indices(prefix) {
+                    let code = &line[i + 1..i + 1 + line[i + 1..].find('"').unwrap()];
+                    assert!(known.contains(code), "{path}: {code} has no English text");
+                    used.insert(code.to_string());
+                }
+            }
+        }
+    }
+    let unused: Vec<&&str> = known.iter().filter(|c| !used.contains(**c)).collect();
+    assert!(unused.is_empty(), "codes nothing uses: {unused:?}");
+}
