@@ -4,9 +4,11 @@
 //! `wasm` is the only module that knows about JavaScript.
 
 pub mod attention;
+pub mod error;
 pub mod explain;
 pub mod lesson;
 pub mod parse;
+pub mod rng;
 pub mod schemes;
 pub mod tensor;
 

@@ -1,9 +1,13 @@
 //! The head's invariants: causality bit for bit, edge shapes, cross-attention,
-//! and the fully masked row reported rather than turned into NaN.
+//! and the fully masked row reported rather than turned into NaN; the op pairs
+//! accumulate their gradients; the batched (B, H, T, d) path is `attend` per slice.
 
 mod common;
 
-use attention_playground::attention::{attend, cross_forward, head_forward, HeadWeights};
+use attention_playground::attention::{
+    attend, attend_backward, cross_forward, head_forward, linear_backward, HeadWeights,
+};
+use attention_playground::lesson::multihead::{head_slice, sdpa_batched};
 use attention_playground::tensor::{causal_mask, Mask, Matrix};
 use common::Rng;
 
@@ -91,7 +95,7 @@ fn cross_attention_has_t_out_by_t_in_scores() {
     assert!(cross_forward(&x_q, &x_kv, &w, &Mask::none(5, 2), true).is_err());
     let bad = rng.matrix(5, 4, 1.0);
     let e = cross_forward(&x_q, &bad, &w, &Mask::none(2, 5), true).unwrap_err();
-    assert!(e.0.contains("channels"), "{e}");
+    assert!(e.to_string().contains("channels"), "{e}");
 }
 
 #[test]
@@ -134,7 +138,7 @@ fn bad_weight_shapes_are_errors() {
     };
     assert!(head_forward(&x, &w, true, false)
         .unwrap_err()
-        .0
+        .to_string()
         .contains("head size"));
     let w = HeadWeights {
         w_q: Matrix::zeros(2, 4),
@@ -142,6 +146,77 @@ fn bad_weight_shapes_are_errors() {
     };
     assert!(head_forward(&x, &w, true, false)
         .unwrap_err()
-        .0
+        .to_string()
         .contains("channels"));
+}
+
+#[test]
+fn backward_accumulates_into_its_buffers() {
+    // llm.c's habit: every backward adds (+=), so a caller zeroes once per step and
+    // two uses of one tensor (x feeds q, k and v) add up.
+    let mut rng = Rng::new(21);
+    let (x, w, dy) = (
+        rng.matrix(3, 4, 1.0),
+        rng.matrix(2, 4, 1.0),
+        rng.matrix(3, 2, 1.0),
+    );
+    let (mut dx, mut dw) = (Matrix::zeros(3, 4), Matrix::zeros(2, 4));
+    linear_backward(&dy, &x, &w, &mut dx, &mut dw);
+    let (once_x, once_w) = (dx.clone(), dw.clone());
+    linear_backward(&dy, &x, &w, &mut dx, &mut dw);
+    assert_eq!(dx, once_x.scale(2.0));
+    assert_eq!(dw, once_w.scale(2.0));
+    // dx = dy W, dW = dyᵀ x: the forward line y = x Wᵀ differentiated.
+    assert_eq!(once_x, dy.matmul(&w));
+    assert_eq!(once_w, dy.transpose().matmul(&x));
+}
+
+#[test]
+fn a_single_key_gets_all_the_weight_and_no_score_gradient() {
+    // T = 1: weights are exactly 1, so softmax passes no gradient to the score.
+    let mut rng = Rng::new(22);
+    let (q, k, v) = (
+        rng.matrix(1, 3, 1.0),
+        rng.matrix(1, 3, 1.0),
+        rng.matrix(1, 2, 1.0),
+    );
+    let mask = Mask::none(1, 1);
+    let trace = attend(q, k, v.clone(), &mask, 0.5);
+    assert_eq!(trace.weights.data, vec![1.0]);
+    assert_eq!(trace.out, v);
+    let g = attend_backward(&trace, &mask, &Matrix::filled(1, 2, 1.0));
+    assert_eq!(g.dscores.data, vec![0.0]);
+    assert_eq!(g.dq, Matrix::zeros(1, 3));
+    assert_eq!(g.dv, Matrix::filled(1, 2, 1.0));
+}
+
+#[test]
+fn the_batched_path_is_attend_on_every_head_in_place() {
+    let shape = [2, 3, 4, 5]; // B, H, T, d: every axis a different size
+    let n: usize = shape.iter().product();
+    let mut rng = Rng::new(23);
+    let mut draw = || (0..n).map(|_| rng.uniform()).collect::<Vec<f64>>();
+    let (q, k, v) = (draw(), draw(), draw());
+    let out = sdpa_batched(&q, &k, &v, shape, true);
+    let mask = causal_mask(4, 4);
+    for b in 0..2 {
+        for h in 0..3 {
+            let s = |x: &[f64]| head_slice(x, shape, b, h);
+            let reference = attend(s(&q), s(&k), s(&v), &mask, 1.0 / 5f64.sqrt());
+            assert_eq!(head_slice(&out, shape, b, h), reference.out, "b={b} h={h}");
+        }
+    }
+    // Heads are independent: swapping heads 0 and 2 of batch 1 in q, k and v
+    // swaps exactly those two blocks of the output.
+    let block = 4 * 5;
+    let swap = |x: &[f64]| {
+        let mut y = x.to_vec();
+        let (h0, h2) = (3 * block, 5 * block); // (b·H + h)·T·d with b = 1, H = 3
+        for i in 0..block {
+            y.swap(h0 + i, h2 + i);
+        }
+        y
+    };
+    let swapped = sdpa_batched(&swap(&q), &swap(&k), &swap(&v), shape, true);
+    assert_eq!(swapped, swap(&out));
 }

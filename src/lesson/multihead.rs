@@ -1,19 +1,22 @@
 //! §6 bonus: batched multi-head attention on (B, H, T, d_k) tensors, the way
-//! `@` and `transpose(-2, -1)` treat leading axes as batch, checked against
-//! the per-head reference `attention::attend` on each (b, h) slice.
+//! `@` and `transpose(-2, -1)` treat leading axes as batch: the reference
+//! `attention::attend` on each (b, h) slice, checked against the independent loops
+//! of §7 (`proofs::naive_attention`) on the same slices.
 //!
 //! B = batch, H = heads, T = time, d = head size (d_k = d_v). Tensors are
 //! flat row-major buffers: element (b, h, t, i) is at ((b·H + h)·T + t)·d + i.
 
 use serde::Serialize;
 
+use super::proofs::naive_attention;
 use super::rng::Rng;
 use super::{check_size, ser, LessonError};
-use crate::attention::attend;
+use crate::attention::{attend, score_scale};
 use crate::tensor::{causal_or_none, Matrix};
 
-/// (B, H, T, d) ×3 flat -> (B, H, T, d): softmax(q kᵀ/√d, causal) v by index
-/// arithmetic over the flat buffers (one pass per (b, h, t), like llm.c).
+/// (B, H, T, d) ×3 flat -> (B, H, T, d): softmax(q kᵀ/√d, causal) v with (B, H) as
+/// batch axes, as `@` treats leading axes: the reference `attend` on each (b, h) slice,
+/// written back in (B, H, T, d) order.
 pub fn sdpa_batched(q: &[f64], k: &[f64], v: &[f64], shape: [usize; 4], causal: bool) -> Vec<f64> {
     let [b_len, h_len, t_len, d] = shape;
     let n = b_len * h_len * t_len * d;
@@ -21,32 +24,13 @@ pub fn sdpa_batched(q: &[f64], k: &[f64], v: &[f64], shape: [usize; 4], causal: 
         q.len() == n && k.len() == n && v.len() == n,
         "sdpa_batched: shape"
     );
-    let scale = 1.0 / (d as f64).sqrt();
-    let mut out = vec![0.0; n];
-    let mut att = vec![0.0; t_len]; // (T,) one row of weights
-    for bh in 0..b_len * h_len {
-        let base = bh * t_len * d;
-        for t in 0..t_len {
-            let q_t = &q[base + t * d..base + (t + 1) * d];
-            let last = if causal { t } else { t_len - 1 };
-            let mut max = f64::NEG_INFINITY;
-            for (s, a) in att.iter_mut().enumerate().take(last + 1) {
-                let k_s = &k[base + s * d..base + (s + 1) * d];
-                *a = q_t.iter().zip(k_s).map(|(x, y)| x * y).sum::<f64>() * scale;
-                max = max.max(*a);
-            }
-            let mut sum = 0.0;
-            for a in att.iter_mut().take(last + 1) {
-                *a = (*a - max).exp();
-                sum += *a;
-            }
-            let o = &mut out[base + t * d..base + (t + 1) * d];
-            for (s, a) in att.iter().enumerate().take(last + 1) {
-                let v_s = &v[base + s * d..base + (s + 1) * d];
-                for (oi, vi) in o.iter_mut().zip(v_s) {
-                    *oi += a / sum * vi;
-                }
-            }
+    let mask = causal_or_none(causal, t_len, t_len);
+    let scale = score_scale(d, true);
+    let mut out = Vec::with_capacity(n);
+    for b in 0..b_len {
+        for h in 0..h_len {
+            let slice = |x: &[f64]| head_slice(x, shape, b, h);
+            out.extend(attend(slice(q), slice(k), slice(v), &mask, scale).out.data);
         }
     }
     out
@@ -92,7 +76,8 @@ pub fn multihead_inputs(seed: u64, shape: [usize; 4]) -> Result<Qkv, LessonError
     Ok((draw(), draw(), draw()))
 }
 
-/// seed, shape (B ≤ 8, H ≤ 8, T ≤ 32, d ≤ 64) -> q, k, v ~ N(0, 1); batched vs per-head.
+/// seed, shape (B ≤ 8, H ≤ 8, T ≤ 32, d ≤ 64) -> q, k, v ~ N(0, 1); batched vs the
+/// independent loops of `proofs::naive_attention` on every (b, h) slice.
 pub fn multihead_check(
     seed: u64,
     shape: [usize; 4],
@@ -101,31 +86,26 @@ pub fn multihead_check(
     let [b_len, h_len, t_len, d] = shape;
     let (q, k, v) = multihead_inputs(seed, shape)?;
     let batched = sdpa_batched(&q, &k, &v, shape, causal);
-    let mask = causal_or_none(causal, t_len, t_len);
-    let scale = 1.0 / (d as f64).sqrt();
+    let scale = score_scale(d, true);
     let mut max_err: f64 = 0.0;
-    let mut head0_weights = Matrix::zeros(t_len, t_len);
     for b in 0..b_len {
         for h in 0..h_len {
-            let reference = attend(
-                head_slice(&q, shape, b, h),
-                head_slice(&k, shape, b, h),
-                head_slice(&v, shape, b, h),
-                &mask,
-                scale,
-            );
+            let rows = |x: &[f64]| head_slice(x, shape, b, h).to_rows();
+            let naive = naive_attention(&rows(&q), &rows(&k), &rows(&v), causal, scale);
+            let naive = Matrix::from_rows(&naive).expect("rectangular");
             let mine = head_slice(&batched, shape, b, h);
-            max_err = max_err.max(mine.max_abs_diff(&reference.out));
-            if b == 0 && h == 0 {
-                head0_weights = reference.weights;
-            }
+            max_err = max_err.max(mine.max_abs_diff(&naive));
         }
     }
+    // The weights drawn are the reference's for head (0, 0), the head drawn beside them.
+    let slice = |x: &[f64]| head_slice(x, shape, 0, 0);
+    let mask = causal_or_none(causal, t_len, t_len);
+    let head0 = attend(slice(&q), slice(&k), slice(&v), &mask, scale);
     Ok(MultiHeadCheck {
         shape,
         max_err,
         allclose: max_err <= 1e-6,
-        head0_weights,
+        head0_weights: head0.weights,
         head0_out: head_slice(&batched, shape, 0, 0),
     })
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::rng::Rng;
 use super::{check_size, clean_trace, ser, LessonError, TraceView};
-use crate::attention::{attend, HeadWeights};
+use crate::attention::{attend, linear_forward, score_scale, HeadWeights};
 use crate::explain::{explain_head, Cell, Explanation, HeadInputs};
 use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
 
@@ -53,17 +53,13 @@ pub fn batched_head(
         assert_eq!((x.rows, x.cols), (t_len, c), "batched_head: ragged batch");
         stacked.data[b * t_len * c..(b + 1) * t_len * c].copy_from_slice(&x.data);
     }
-    let q = stacked.matmul_t(&w.w_q); // (B·T, C) @ (C, d) -> (B·T, d)
-    let k = stacked.matmul_t(&w.w_k);
-    let v = stacked.matmul_t(&w.w_v);
+    let q = linear_forward(&stacked, &w.w_q); // (B·T, C) @ (C, d) -> (B·T, d)
+    let k = linear_forward(&stacked, &w.w_k);
+    let v = linear_forward(&stacked, &w.w_v);
     let rows =
         |m: &Matrix, b: usize| Matrix::from_fn(t_len, m.cols, |t, j| m.get(b * t_len + t, j));
     let mask = causal_or_none(causal, t_len, t_len);
-    let scale = if scaled {
-        1.0 / (q.cols as f64).sqrt()
-    } else {
-        1.0
-    };
+    let scale = score_scale(q.cols, scaled);
     (0..xs.len())
         .map(|b| attend(rows(&q, b), rows(&k, b), rows(&v, b), &mask, scale))
         .collect()
@@ -158,9 +154,7 @@ pub fn explain_batch(
     let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
     let xs = if after { x_after } else { x_before };
     let Some(x) = xs.get(seq) else {
-        return super::fail(format!(
-            "sequence {seq} does not exist: the batch has two, 0 and 1"
-        ));
+        return super::fail!("lesson.notes.no_sequence", seq);
     };
     let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
     let mask = causal_mask(t_len, t_len);
@@ -170,7 +164,8 @@ pub fn explain_batch(
         w: &w,
         mask: &mask,
     };
-    explain_head(&trace, inputs, cell, max_terms).map_err(|e| LessonError(e.to_string()))
+    explain_head(&trace, inputs, cell, max_terms)
+        .map_err(|e| super::error::lesson_error!("lesson.explain", detail = e.to_string()))
 }
 
 /// The same sample normalised inside two different batches.

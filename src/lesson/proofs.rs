@@ -7,10 +7,9 @@
 
 use serde::Serialize;
 
-use super::backward::attend_backward;
 use super::rng::Rng;
 use super::{check_size, ser, LessonError};
-use crate::attention::attend;
+use crate::attention::{attend, attend_backward};
 use crate::tensor::{causal_or_none, Matrix};
 
 /// Most T and d for these checks (the gradient check is O(T²·d) per element).
@@ -31,6 +30,9 @@ fn draw_qkv(seed: u64, t_len: usize, d: usize) -> Result<(Matrix, Matrix, Matrix
 /// shared with `attention::attend`, and the normalisation deferred to the end
 /// (as flash attention does): out[t] = (Σ_{s allowed} e^(q_t·k_s·scale − m) v_s) / Σ e^(…),
 /// m = row max. Rounding differs from `attend`'s Σ (e/z) v, so the check is honest.
+/// It keeps its own softmax on purpose: `tensor::softmax_row` normalises before the
+/// sum, which would give `attend`'s rounding back, and a bug in it would then hide
+/// behind the very function it is meant to check.
 pub fn naive_attention(
     q: &[Vec<f64>],
     k: &[Vec<f64>],
@@ -206,10 +208,7 @@ pub fn future_inputs(
 ) -> Result<[Matrix; 4], LessonError> {
     let (q, k, v) = draw_qkv(seed, t_len, d)?;
     if from == 0 || from >= t_len {
-        return super::fail(format!(
-            "the first changed position must be between 1 and {} (T − 1) so that earlier positions exist",
-            t_len - 1
-        ));
+        return super::fail!("lesson.proofs.from_range", max = t_len - 1);
     }
     let mut v2 = v.clone();
     let mut rng = Rng::new(seed ^ 0xF07E);

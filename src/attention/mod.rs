@@ -6,8 +6,26 @@
 //! Weights are in `nn.Linear` layout (out, in) = (d, C), so q = x W_qᵀ.
 //! The intermediates are exactly what the page draws: there is no second
 //! implementation for display.
+//!
+//! This is the crate's one f64 reference for attention, forward and backward: `ops`
+//! holds each op as a `*_forward` / `*_backward` pair (llm.c style: shapes first,
+//! backward quotes the forward line, `+=` into its d-buffers), `head` composes them
+//! into one head's forward (`attend`) and backward (`attend_backward`). Every other
+//! attention of the lesson (batched, multi-head) calls `attend` per (batch, head).
 
-use crate::tensor::{causal_or_none, masked_fill, softmax_rows, Mask, Matrix, ShapeError};
+mod head;
+pub mod ops;
+
+pub use head::{attend, attend_backward, cross_forward, head_backward, head_forward, score_scale};
+pub use ops::{
+    linear_backward, linear_forward, mask_backward, mask_forward, scores_backward, scores_forward,
+    softmax_backward, softmax_forward, weighted_sum_backward, weighted_sum_forward,
+};
+
+use serde::Serialize;
+
+use crate::lesson::ser;
+use crate::tensor::{shape_err, Matrix, ShapeError};
 
 /// The three projections of one head, each (d, C) in `nn.Linear` layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,101 +87,44 @@ impl HeadWeights {
     pub fn check(&self, c: usize) -> Result<(), ShapeError> {
         for (name, w) in [("W_q", &self.w_q), ("W_k", &self.w_k), ("W_v", &self.w_v)] {
             if w.cols != c {
-                return Err(ShapeError(format!(
-                    "{name} has {} columns but x has {c} channels (nn.Linear layout is (d, C))",
-                    w.cols
-                )));
+                return shape_err!("shape.head.weight_cols", name, cols = w.cols, c);
             }
             if w.rows == 0 {
-                return Err(ShapeError(format!(
-                    "{name} has no rows: head size must be ≥ 1"
-                )));
+                return shape_err!("shape.head.weight_rows", name);
             }
         }
         if self.w_q.rows != self.w_k.rows {
-            return Err(ShapeError(format!(
-                "W_q has {} rows but W_k has {}: q and k need the same head size",
-                self.w_q.rows, self.w_k.rows
-            )));
+            let (q, k) = (self.w_q.rows, self.w_k.rows);
+            return shape_err!("shape.head.head_size", q, k);
         }
         Ok(())
     }
 }
 
-/// Self-attention of one head. x: (T, C); weights (d, C); `causal` masks s > t;
-/// `scaled` multiplies scores by 1/√d. Errors on shapes that do not fit.
-pub fn head_forward(
-    x: &Matrix,
-    w: &HeadWeights,
-    causal: bool,
-    scaled: bool,
-) -> Result<HeadTrace, ShapeError> {
-    let mask = causal_or_none(causal, x.rows, x.rows);
-    cross_forward(x, x, w, &mask, scaled)
-}
-
-/// Cross-attention: queries from x_q (T_out, C), keys and values from x_kv
-/// (T_in, C); mask (T_out, T_in). Scores are (T_out, T_in), not square.
-pub fn cross_forward(
-    x_q: &Matrix,
-    x_kv: &Matrix,
-    w: &HeadWeights,
-    mask: &Mask,
-    scaled: bool,
-) -> Result<HeadTrace, ShapeError> {
-    if x_q.cols != x_kv.cols {
-        return Err(ShapeError(format!(
-            "queries have {} channels but keys/values have {}",
-            x_q.cols, x_kv.cols
-        )));
-    }
-    w.check(x_q.cols)?;
-    if (mask.rows, mask.cols) != (x_q.rows, x_kv.rows) {
-        return Err(ShapeError(format!(
-            "the mask is {}×{} but scores are {}×{}",
-            mask.rows, mask.cols, x_q.rows, x_kv.rows
-        )));
-    }
-    let q = x_q.matmul_t(&w.w_q); // (T_out, C) @ (C, d) -> (T_out, d)
-    let k = x_kv.matmul_t(&w.w_k); // (T_in, C) @ (C, d) -> (T_in, d)
-    let v = x_kv.matmul_t(&w.w_v); // (T_in, C) @ (C, d_v) -> (T_in, d_v)
-    let scale = if scaled {
-        1.0 / (q.cols as f64).sqrt()
-    } else {
-        1.0
-    };
-    Ok(attend(q, k, v, mask, scale))
-}
-
-/// The attention step on given q (T_out, d), k (T_in, d), v (T_in, d_v):
-/// scores = q kᵀ · scale; masked; softmax by rows; out = weights @ v.
-pub fn attend(q: Matrix, k: Matrix, v: Matrix, mask: &Mask, scale: f64) -> HeadTrace {
-    let mut scores = q.matmul_t(&k); // (T_out, d) @ (d, T_in) -> (T_out, T_in)
-    if scale != 1.0 {
-        scores = scores.scale(scale);
-    }
-    let masked_scores = masked_fill(&scores, mask, f64::NEG_INFINITY);
-    let (weights, failed) = softmax_rows(&masked_scores);
-    // softmax fails for two reasons the learner must tell apart: the mask left
-    // no key (no denominator), or a score overflowed to ±∞/NaN.
-    let fully_masked_rows = mask.fully_masked_rows();
-    let overflow_rows = failed
-        .into_iter()
-        .filter(|t| !fully_masked_rows.contains(t))
-        .collect();
-    let out = weights.matmul(&v); // (T_out, T_in) @ (T_in, d_v) -> (T_out, d_v)
-    HeadTrace {
-        q,
-        k,
-        v,
-        scale,
-        scores,
-        masked_scores,
-        weights,
-        out,
-        fully_masked_rows,
-        overflow_rows,
-    }
+/// Gradients of one head.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeadGrads {
+    /// (T_out, T_in) ∂L/∂weights and ∂L/∂scores (after the mask's backward).
+    #[serde(serialize_with = "ser::matrix")]
+    pub dweights: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub dscores: Matrix,
+    /// (T_out, d), (T_in, d), (T_in, d_v)
+    #[serde(serialize_with = "ser::matrix")]
+    pub dq: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub dk: Matrix,
+    #[serde(serialize_with = "ser::matrix")]
+    pub dv: Matrix,
+    /// (d, C) each, and (T, C) for x (self-attention: x feeds q, k and v).
+    #[serde(serialize_with = "ser::opt_matrix")]
+    pub d_w_q: Option<Matrix>,
+    #[serde(serialize_with = "ser::opt_matrix")]
+    pub d_w_k: Option<Matrix>,
+    #[serde(serialize_with = "ser::opt_matrix")]
+    pub d_w_v: Option<Matrix>,
+    #[serde(serialize_with = "ser::opt_matrix")]
+    pub dx: Option<Matrix>,
 }
 
 /// The lesson's h/o/u head (LESSON §3): x = identity(3), C = 3, d = 2.
