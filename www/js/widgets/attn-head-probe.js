@@ -11,13 +11,13 @@
 // the same head): an M cell is a column of W_q dotted with a column of W_k over d.
 
 import { define, h, message } from '../widget-base.js';
-import { formatCell, formatCells, formatDiff, subscripted } from '../format.js';
-import { LessonWidget, linkedHead } from './lesson-widget.js';
+import { formatCell as num, formatCells as vec, formatDiff as err, subscripted as sub } from '../format.js';
+import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { tex, texEscape } from '../tex.js';
 import { explainGrids } from './explain-grids.js';
 
-class AttnHeadProbe extends LessonWidget {
+class AttnHeadProbe extends PartAWidget {
   static tag = 'attn-head-probe';
   static attrs = ['for', 'receiver', 'source'];
 
@@ -107,7 +107,7 @@ class AttnHeadProbe extends LessonWidget {
     const a = texEscape(tokens[receiver]); // tokens may come from a link: never LaTeX commands
     const b = texEscape(tokens[source]);
     ui.formula.replaceChildren(tex(`\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`, true));
-    const cs = subscripted('c', r.m.cols);
+    const cs = sub('c', r.m.cols);
     ui.m.set(r.m, cs, cs);
     ui.m.caption.textContent = this.t('a.probe.m');
     ui.qk.set(r.scores_qk, tokens, tokens);
@@ -116,21 +116,21 @@ class AttnHeadProbe extends LessonWidget {
     ui.viaM.caption.textContent = 'x M xᵀ';
     const fact = (text, value, cls = '') => h('p', { class: 'fact' }, text, ' ', h('b', { class: `value ${cls}` }, value));
     ui.facts.replaceChildren(
-      fact(this.t('a.probe.viaQK', { a, b }), formatCell(r.score)),
-      fact(this.t('a.probe.viaM', { a, b }), formatCell(r.score_via_m)),
-      fact(this.t('a.probe.reversed', { a, b }), formatCell(r.score_reversed)),
-      fact(this.t('a.probe.maxErr'), formatDiff(r.max_err)),
+      fact(this.t('a.probe.viaQK', { a, b }), num(r.score)),
+      fact(this.t('a.probe.viaM', { a, b }), num(r.score_via_m)),
+      fact(this.t('a.probe.reversed', { a, b }), num(r.score_reversed)),
+      fact(this.t('a.probe.maxErr'), err(r.max_err)),
       h('p', { class: 'msg info' }, this.t(r.m_symmetric ? 'a.probe.symmetric' : 'a.probe.asymmetric', { a, b })));
     ui.termsTitle.textContent = this.t('a.probe.terms', { a });
     const terms = Array.from(o.terms, (t) => h('span', { class: 'term' },
-      h('b', { class: 'value' }, formatCell(t.weight)), '·', h('span', { class: 'value' }, formatCells(t.value)),
+      h('b', { class: 'value' }, num(t.weight)), '·', h('span', { class: 'value' }, vec(t.value)),
       h('span', { class: 'muted' }, ` (${tokens[t.source]})`)));
     const joined = terms.flatMap((t, i) => (i ? [h('span', { class: 'op' }, '+'), t] : [t]));
-    ui.terms.replaceChildren(...joined, h('span', { class: 'op' }, '='), h('b', { class: 'value result' }, formatCells(o.out)));
+    ui.terms.replaceChildren(...joined, h('span', { class: 'op' }, '='), h('b', { class: 'value result' }, vec(o.out)));
   }
 }
 
-AttnHeadProbe.css = `${LessonWidget.css}
+AttnHeadProbe.css = `${PartAWidget.css}
 .terms-panel { margin-top: 12px; }
 .terms { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: baseline; font-size: 1rem; }
 .op { color: var(--_muted); font-weight: 700; }

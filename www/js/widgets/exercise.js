@@ -13,11 +13,11 @@
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { checkBool, checkInt, checkObject } from '../cell-checks.js';
-import { formatFixed, formatList, formatSci } from '../format.js';
+import { checkBool as bool, checkInt as int, checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatList as list, formatSci as err } from '../format.js';
 import { checkbox, fillStrings, k } from './labels.js';
-import { NOTE_WIDGET_CSS } from './lesson-css.js';
-import { heatmap, showMatrix } from './matrix-block.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 const CHOICES = {
@@ -45,7 +45,7 @@ const pad = (code, note) => (note ? `${code.padEnd(50)}# ${note}` : code);
 
 class Exercise extends AttnWidget {
   static tag = 'attn-exercise';
-  static css = `${NOTE_WIDGET_CSS}
+  static css = `${B_CSS}
     .blanks { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 10px; margin-bottom: 10px; }
     pre.code .blank { background: #fde68a; color: #1b1e27; border-radius: 3px; }
     pre.code .chosen { background: var(--_bg); border-radius: 3px; box-shadow: inset 0 -2px 0 var(--_accent); }
@@ -71,7 +71,7 @@ class Exercise extends AttnWidget {
       return h('fieldset', {}, k('legend', `b.ex.blank.${blank}`), ...labels);
     });
     this.code = h('pre', { class: 'code', tabindex: 0, 'data-k-aria': 'b.ex.codeAria' });
-    this.weights = heatmap('weights', 'weights');
+    this.weights = matrix('weights', 'weights');
     this.sums = h('table', { class: 'plain sums' });
     this.verdict = h('p', { class: 'msg', role: 'status' });
     this.hints = h('ul', { class: 'muted' });
@@ -116,7 +116,7 @@ class Exercise extends AttnWidget {
       this.emitChange();
     } });
     this.mhResult = h('p', { class: 'msg', role: 'status' });
-    this.mhWeights = heatmap('head 0 weights', 'weights');
+    this.mhWeights = matrix('head 0 weights', 'weights');
     return h('div', { class: 'mh', 'data-explain-scope': '' },
       k('h4', 'b.mh.title'), k('p', 'b.mh.lead', { class: 'lead' }),
       h('div', { class: 'controls' }, causal.label, this.mhButton),
@@ -166,14 +166,14 @@ class Exercise extends AttnWidget {
 
   #showRun(r) {
     const s = this.#s;
-    showMatrix(this.weights, { ...r.weights, masked: r.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    show(this.weights, { ...r.weights, masked: r.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
     // NaN is the lesson here, so it is printed as NaN rather than a dash.
-    const cell = (v) => (Number.isNaN(v) ? h('td', { class: 'bad' }, 'NaN') : h('td', {}, formatFixed(v, 2)));
+    const cell = (v) => (Number.isNaN(v) ? h('td', { class: 'bad' }, 'NaN') : h('td', {}, num(v, 2)));
     const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map(cell));
     this.sums.replaceChildren(
       h('thead', {}, h('tr', {}, h('th'), ...TOKENS.map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, row('b.ex.rowSums', r.row_sums), row('b.ex.colSums', r.col_sums)));
-    const vars = { w: formatSci(r.weights_max_err), o: formatSci(r.out_max_err) };
+    const vars = { w: err(r.weights_max_err), o: err(r.out_max_err) };
     this.verdict.textContent = this.t(r.matches_expected ? 'b.ex.matches' : r.has_nan ? 'b.ex.nan' : 'b.ex.differs', vars);
     this.verdict.className = `msg ${r.matches_expected ? 'ok' : 'bad'}`;
     this.verdict.dataset.matches = String(r.matches_expected);
@@ -185,8 +185,8 @@ class Exercise extends AttnWidget {
     this.printed.hidden = !r.matches_expected;
     if (r.matches_expected) {
       const w = r.weights;
-      const rows = Array.from({ length: w.rows }, (_, i) => formatList(w.data.slice(i * w.cols, (i + 1) * w.cols)));
-      this.printed.textContent = `>>> print(weights.round(2))\n[${rows.join(',\n ')}]\n>>> ${this.t('b.ex.printedSums')} ${formatList(r.row_sums)}`;
+      const rows = Array.from({ length: w.rows }, (_, i) => list(w.data.slice(i * w.cols, (i + 1) * w.cols)));
+      this.printed.textContent = `>>> print(weights.round(2))\n[${rows.join(',\n ')}]\n>>> ${this.t('b.ex.printedSums')} ${list(r.row_sums)}`;
     }
   }
 
@@ -195,12 +195,12 @@ class Exercise extends AttnWidget {
     this.mhCausal.checked = s.causal;
     const r = core.multiHeadCheck(s.seed, ...MH_SHAPE, s.causal);
     this.mhResult.textContent = this.t('b.mh.result', {
-      shape: `(${r.shape.join(', ')})`, err: formatSci(r.max_err), seed: s.seed,
+      shape: `(${r.shape.join(', ')})`, err: err(r.max_err), seed: s.seed,
       verdict: this.t(r.allclose ? 'b.mh.close' : 'b.mh.far'),
     });
     this.mhResult.className = `msg ${r.allclose ? 'ok' : 'bad'}`;
     this.mhResult.dataset.maxErr = String(r.max_err);
-    showMatrix(this.mhWeights, r.head0_weights, MH_TOKENS, MH_TOKENS);
+    show(this.mhWeights, r.head0_weights, MH_TOKENS, MH_TOKENS);
   }
 
   get state() {
@@ -208,15 +208,15 @@ class Exercise extends AttnWidget {
   }
 
   set state(s) {
-    checkObject(s);
+    object(s);
     const next = {};
     for (const [blank, options] of Object.entries(CHOICES)) {
       const v = s[blank] ?? null;
       if (v !== null && !options.includes(v)) throw new Error(`${blank} must be one of ${options.join(', ')}`);
       next[blank] = v;
     }
-    next.seed = checkInt(s.seed ?? 0, 'seed', 0, 999);
-    next.causal = checkBool(s.causal ?? true, 'causal');
+    next.seed = int(s.seed ?? 0, 'seed', 0, 999);
+    next.causal = bool(s.causal ?? true, 'causal');
     this.#s = next;
     this.refresh();
   }

@@ -10,11 +10,11 @@
 //   with the same seed, B and T): a softmax along the row, or down the column.
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
-import { checkObject } from '../cell-checks.js';
-import { formatFixed, formatList, formatSci, formatShort } from '../format.js';
+import { checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatList as list, formatSci as err, formatShort as short } from '../format.js';
 import { fillStrings, k } from './labels.js';
-import { NOTE_WIDGET_CSS } from './lesson-css.js';
-import { heatmap, showMatrix } from './matrix-block.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 /** The wrong-axis run drawn: wrongAxis(seed, B, T), batch 0. */
@@ -26,7 +26,7 @@ const IDS = ['weights_ln2', 'output_ln2', 'shift_c', 'masked_softmax', 'var_dk_6
 
 class Practice extends AttnWidget {
   static tag = 'attn-practice';
-  static css = `${NOTE_WIDGET_CSS}
+  static css = `${B_CSS}
     ol.qs { padding-left: 1.4em; margin: 0; display: grid; gap: 12px; }
     ol.qs li { padding-left: 4px; }
     form { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: center; margin-top: 4px; }
@@ -49,7 +49,7 @@ class Practice extends AttnWidget {
         input, k('button', 'b.pr.check', { type: 'submit' }));
       return { id, input, verdict, li: h('li', { 'data-q': id }, k('span', `b.pr.q.${id}`), form, verdict) };
     });
-    this.wrong = { right: heatmap('right', 'weights'), wrong: heatmap('wrong', 'weights') };
+    this.wrong = { right: matrix('right', 'weights'), wrong: matrix('wrong', 'weights') };
     this.wrongSums = h('table', { class: 'plain' });
     this.wrongNote = h('p', { class: 'result' });
     this.explainer = explainGrids(this, {
@@ -111,11 +111,11 @@ class Practice extends AttnWidget {
     const core = this.core;
     if (id === 'weights_ln2' || id === 'output_ln2') {
       const r = core.weightedOutput(new Float64Array([0, Math.LN2, 0]), new Float64Array([2, 4, 10]));
-      return this.t('b.pr.demoLn2', { w: formatList(r.weights), v: formatList(r.values, 0), o: formatShort(r.output) });
+      return this.t('b.pr.demoLn2', { w: list(r.weights), v: list(r.values, 0), o: short(r.output) });
     }
     if (id === 'shift_c') {
       const r = core.shiftValues(0, 4, 3, 3);
-      return this.t('b.pr.demoShift', { c: formatShort(r.c), err: formatSci(r.max_err) });
+      return this.t('b.pr.demoShift', { c: short(r.c), err: err(r.max_err) });
     }
     return '';
   }
@@ -131,13 +131,13 @@ class Practice extends AttnWidget {
     this.explainer.sync();
     const w = core.wrongAxis(...AXIS_RUN);
     const toks = AXIS_TOKENS;
-    showMatrix(this.wrong.right, w.right[0], toks, toks);
-    showMatrix(this.wrong.wrong, w.wrong[0], toks, toks);
-    const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map((v) => h('td', {}, formatFixed(v, 2))));
+    show(this.wrong.right, w.right[0], toks, toks);
+    show(this.wrong.wrong, w.wrong[0], toks, toks);
+    const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map((v) => h('td', {}, num(v, 2))));
     this.wrongSums.replaceChildren(
       h('thead', {}, h('tr', {}, h('th'), ...toks.map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, row('b.pr.wrongRows', w.wrong_row_sums[0]), row('b.pr.wrongCols', w.wrong_col_sums[0])));
-    this.wrongNote.textContent = this.t('b.pr.axisErr', { err: formatFixed(w.max_err, 4) });
+    this.wrongNote.textContent = this.t('b.pr.axisErr', { err: num(w.max_err, 4) });
   }
 
   get state() {
@@ -145,9 +145,9 @@ class Practice extends AttnWidget {
   }
 
   set state(s) {
-    checkObject(s);
+    object(s);
     const answers = s.answers ?? {};
-    checkObject(answers);
+    object(answers);
     for (const [id, text] of Object.entries(answers)) {
       if (!IDS.includes(id)) throw new Error(`unknown question ${id}`);
       if (typeof text !== 'string' || text.length > 200) throw new Error(`the answer to ${id} must be a short text`);

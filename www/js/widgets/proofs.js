@@ -10,11 +10,11 @@
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { checkInt, checkObject } from '../cell-checks.js';
-import { formatFixed, formatSci } from '../format.js';
+import { checkInt as int, checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatSci as err } from '../format.js';
 import { fillStrings, k } from './labels.js';
-import { NOTE_WIDGET_CSS } from './lesson-css.js';
-import { heatmap, showMatrix } from './matrix-block.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 const T = 4;
@@ -24,7 +24,7 @@ const COLS = ['0', '1', '2', '3', '4', '5', '6', '7'];
 
 class Proofs extends AttnWidget {
   static tag = 'attn-proofs';
-  static css = `${NOTE_WIDGET_CSS}
+  static css = `${B_CSS}
     .proof { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; margin-top: 12px; }
     .proof h4 { display: flex; gap: 8px; align-items: baseline; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%;
@@ -53,7 +53,7 @@ class Proofs extends AttnWidget {
     this.p3 = h('p', { class: 'msg', style: 'margin-top:8px' });
     this.mats = { masked_before: null, masked_after: null, unmasked_before: null, unmasked_after: null };
     const panels = Object.keys(this.mats).map((name) => {
-      this.mats[name] = heatmap(name, 'signed');
+      this.mats[name] = matrix(name, 'signed');
       return h('div', { class: 'col panel' }, k('h4', `b.proofs.${name}`), h('div', { class: 'scroll-x' }, this.mats[name]));
     });
     const names = new Map(Object.entries(this.mats).map(([name, el]) => [el, name]));
@@ -92,29 +92,29 @@ class Proofs extends AttnWidget {
     this.from.value = String(from);
 
     const naive = core.manualVsNaive(seed, T, D, true);
-    this.p1.textContent = this.t('b.proofs.naiveResult', { err: formatSci(naive.max_err) });
+    this.p1.textContent = this.t('b.proofs.naiveResult', { err: err(naive.max_err) });
     this.p1.className = `msg ${naive.max_err < 1e-12 ? 'ok' : 'bad'}`;
     this.p1.dataset.maxErr = String(naive.max_err);
 
     const g = core.gradCheck(seed, T, D, true);
     const row = (name) => h('tr', { 'data-grad': name }, h('th', { scope: 'row' }, `d${name.toUpperCase()}`),
-      h('td', {}, formatSci(g[name].max_rel_err)), h('td', {}, formatSci(g[name].max_abs_err)));
+      h('td', {}, err(g[name].max_rel_err)), h('td', {}, err(g[name].max_abs_err)));
     this.grad.replaceChildren(
       h('thead', {}, h('tr', {}, h('th'), k('th', 'b.proofs.rel', { scope: 'col' }), k('th', 'b.proofs.abs', { scope: 'col' }))),
       h('tbody', {}, row('q'), row('k'), row('v')));
     fillStrings(this.grad, (key) => this.t(key));
-    this.p2.textContent = this.t(g.passed ? 'b.proofs.gradPassed' : 'b.proofs.gradFailed', { h: formatSci(g.h), err: formatSci(g.max_rel_err) });
+    this.p2.textContent = this.t(g.passed ? 'b.proofs.gradPassed' : 'b.proofs.gradFailed', { h: err(g.h), err: err(g.max_rel_err) });
     this.p2.className = `msg ${g.passed ? 'ok' : 'bad'}`;
     this.p2.dataset.passed = String(g.passed);
 
     const f = core.futureChange(seed, T, D, from);
     this.p3.textContent = this.t('b.proofs.futureResult', {
-      from: `t${f.from}`, earlier: ROWS.slice(0, f.from).join(', '), with: formatSci(f.with_mask), without: formatFixed(f.without_mask, 6),
+      from: `t${f.from}`, earlier: ROWS.slice(0, f.from).join(', '), with: err(f.with_mask), without: num(f.without_mask, 6),
     });
     this.p3.className = `msg ${f.with_mask === 0 && f.without_mask > 0 ? 'ok' : 'bad'}`;
     this.p3.dataset.withMask = String(f.with_mask);
     this.p3.dataset.withoutMask = String(f.without_mask);
-    for (const [name, el] of Object.entries(this.mats)) showMatrix(el, f[name], ROWS, COLS);
+    for (const [name, el] of Object.entries(this.mats)) show(el, f[name], ROWS, COLS);
   }
 
   get state() {
@@ -122,8 +122,8 @@ class Proofs extends AttnWidget {
   }
 
   set state(s) {
-    checkObject(s);
-    this.#s = { seed: checkInt(s.seed ?? 0, 'seed', 0, 999), from: checkInt(s.from ?? 2, 'from', 1, T - 1) };
+    object(s);
+    this.#s = { seed: int(s.seed ?? 0, 'seed', 0, 999), from: int(s.from ?? 2, 'from', 1, T - 1) };
     this.refresh();
   }
 }
