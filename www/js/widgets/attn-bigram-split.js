@@ -9,7 +9,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
-import { formatCell } from '../format.js';
+import { formatCell, formatFixed } from '../format.js';
 import { bigramLab } from './bigram-lab.js';
 import { LessonWidget } from './lesson-widget.js';
 

@@ -6,7 +6,7 @@
 // and scores that sum to 0 have no weights at all. state = { scores: number[] }.
 
 import { define, h, message } from '../widget-base.js';
-import { formatCell } from '../format.js';
+import { formatCell, formatFixed } from '../format.js';
 import { LessonWidget } from './lesson-widget.js';
 
 const PRESETS = [[2, -1, 3], [1, -1, 0]];
