@@ -4,62 +4,63 @@
 // wires the Copy buttons and the live event log. Widgets draw themselves (widgets.js).
 
 import '../widgets.js';
+import { urlKeyOf } from './url-keys.js';
 
 const FOR = ['for', 'id of an <attn-head> on the same page to follow', 'the built-in h/o/u head'];
 
-// tag, URL key on index.html (null: none), section of index.html, summary,
-// own attributes [name, values, default], state fields, example attributes
+// tag, section of index.html, summary, own attributes [name, values, default],
+// state fields, example attributes; the URL key on index.html comes from URL_KEYS
 const CATALOGUE = [
   { group: 'Part A · the bigram and averaging the past (lesson sections 1–2)' },
-  ['attn-bigram', 'bigram', 's1', 'What a count bigram predicts after each word: only the last character matters.',
+  ['attn-bigram', 's1', 'What a count bigram predicts after each word: only the last character matters.',
     [['words', 'comma-separated words, 1–6 of 1–16 characters', 'hou,you,thou'], ['top', 'integer: rows of the next-character table', '3']],
     '{ words }', 'words="hou,you,thou"'],
-  ['attn-examples', 'chunk', 's1', 'One chunk of text is block_size training examples at once.',
+  ['attn-examples', 's1', 'One chunk of text is block_size training examples at once.',
     [['chunk', 'text of 2–65 characters', "Let's hea"]], '{ chunk }', 'chunk="hello"'],
-  ['attn-bigram-split', 'split', 's1', 'Split the bigram table into an embedding and a linear layer: parameter counts and initial losses.',
+  ['attn-bigram-split', 's1', 'Split the bigram table into an embedding and a linear layer: parameter counts and initial losses.',
     [['vocab', 'integer 2–1000 (vocabulary size V)', '65'], ['n-embd', '8, 16, 32 or 64', '32']],
     '{ vocab_size, n_embd }', ''],
-  ['attn-schemes', 'schemes', 's2', 'Four ways to average the past (loop, matrix, softmax over a mask, a head with q = k = v = x) side by side.',
+  ['attn-schemes', 's2', 'Four ways to average the past (loop, matrix, softmax over a mask, a head with q = k = v = x) side by side.',
     [], '{ x }', ''],
-  ['attn-sum-norm', 'sumnorm', 's2', 'Why raw scores cannot be normalised by their sum.',
+  ['attn-sum-norm', 's2', 'Why raw scores cannot be normalised by their sum.',
     [['scores', 'comma-separated numbers (1–8)', '2,-1,3']], '{ scores }', 'scores="2,-1,3"'],
-  ['attn-softmax-steps', 'softmax', 's2', 'Softmax over a −∞ mask, one step at a time.', [], '{ scores, allowed }', ''],
-  ['attn-normalize', 'norm', 's2', 'Which direction to normalise, and the lost-keepdim trap.', [], '{ a }', ''],
+  ['attn-softmax-steps', 's2', 'Softmax over a −∞ mask, one step at a time.', [], '{ scores, allowed }', ''],
+  ['attn-normalize', 's2', 'Which direction to normalise, and the lost-keepdim trap.', [], '{ a }', ''],
   { group: 'Part A · position and one head by hand (sections 3–4)' },
-  ['attn-position', 'position', 's3', 'Attention has no sense of order until positions are added.',
+  ['attn-position', 's3', 'Attention has no sense of order until positions are added.',
     [['a', 'word of the letters d, o, g, s (1–8)', 'dogs'], ['b', 'word of the letters d, o, g, s (1–8)', 'gods']],
     '{ toy, a, b, positions, causal }', 'a="dogs" b="gods"'],
-  ['attn-pos-table', 'postable', 's3', 'Where position vectors come from: the sinusoidal table, and why a learned table crops the context.',
+  ['attn-pos-table', 's3', 'Where position vectors come from: the sinusoidal table, and why a learned table crops the context.',
     [], '{ t, c, len, block }', ''],
-  ['attn-head', 'head', 's4', 'One self-attention head the learner edits: x, W_q, W_k, W_v in; q, k, v, scores, weights and out drawn as heatmaps. Click an output cell to see how it was computed.',
+  ['attn-head', 's4', 'One self-attention head the learner edits: x, W_q, W_k, W_v in; q, k, v, scores, weights and out drawn as heatmaps. Click an output cell to see how it was computed.',
     [['weights', 'hou (the only built-in set)', 'hou'], ['scaled', 'true | false (divide scores by √d_k)', 'false'],
       ['causal', 'true | false (causal mask)', 'true'], ['sequence', 'words separated by | (buttons to switch x), letters h, o, u, y', 'none']],
     '{ x, W_q, W_k, W_v, causal, scaled, tokens }', 'weights="hou" scaled="false"'],
-  ['attn-head-probe', 'probe', 's4', 'One score computed two ways (x_i M x_jᵀ), and one output taken apart as weight × value rows.',
+  ['attn-head-probe', 's4', 'One score computed two ways (x_i M x_jᵀ), and one output taken apart as weight × value rows.',
     [FOR, ['receiver', 'token index (query row)', '2'], ['source', 'token index (key column)', '0']],
     '{ receiver, source }', 'receiver="2" source="0"'],
-  ['attn-compare-words', 'words', 's4', 'The same weights on two sequences give different attention weights.',
+  ['attn-compare-words', 's4', 'The same weights on two sequences give different attention weights.',
     [FOR, ['a', 'word of the letters h, o, u, y', 'hou'], ['b', 'word of the letters h, o, u, y', 'you']],
     '{ a, b }', 'a="hou" b="you"'],
-  ['attn-value-change', 'value', 's4', 'A new W_v changes out, never the weights.', [FOR], '{ W_v }', ''],
-  ['attn-bias', 'bias', 's4', 'A key bias changes no weight; a query bias does.', [FOR], '{ k_bias, q_bias, b_k, b_q }', ''],
+  ['attn-value-change', 's4', 'A new W_v changes out, never the weights.', [FOR], '{ W_v }', ''],
+  ['attn-bias', 's4', 'A key bias changes no weight; a query bias does.', [FOR], '{ k_bias, q_bias, b_k, b_q }', ''],
   { group: 'Part B · six notes (section 5)' },
-  ['attn-note-graph', 'graph', 's5', 'Attention as message passing on a graph; the causal mask removes the arrows from the future.',
+  ['attn-note-graph', 's5', 'Attention as message passing on a graph; the causal mask removes the arrows from the future.',
     [['causal', 'true | false', 'true']], '{ causal }', ''],
-  ['attn-note-space', 'space', 's5', 'Attention has no notion of space: shuffle the tokens and the outputs shuffle the same way.', [], '{ a, b, positions, causal }', ''],
-  ['attn-note-batch', 'batch', 's5', 'Sequences in a batch never talk to each other (and BatchNorm as the counterexample).', [], '{ seed }', ''],
-  ['attn-note-encoder', 'encoder', 's5', 'Encoder and decoder attention differ by one line: the mask.', [], '{ decoder }', ''],
-  ['attn-note-cross', 'cross', 's5', 'Cross-attention: queries from one sequence, keys and values from another.', [], '{ x_q, x_kv, scaled }', ''],
-  ['attn-note-scale', 'dk', 's5', 'Why scores are divided by √d_k: a d_k slider, the Var(q·k) ≈ d table, sharper softmax.', [], '{ dk, scaled, causal }', ''],
+  ['attn-note-space', 's5', 'Attention has no notion of space: shuffle the tokens and the outputs shuffle the same way.', [], '{ a, b, positions, causal }', ''],
+  ['attn-note-batch', 's5', 'Sequences in a batch never talk to each other (and BatchNorm as the counterexample).', [], '{ seed }', ''],
+  ['attn-note-encoder', 's5', 'Encoder and decoder attention differ by one line: the mask.', [], '{ decoder }', ''],
+  ['attn-note-cross', 's5', 'Cross-attention: queries from one sequence, keys and values from another.', [], '{ x_q, x_kv, scaled }', ''],
+  ['attn-note-scale', 's5', 'Why scores are divided by √d_k: a d_k slider, the Var(q·k) ≈ d table, sharper softmax.', [], '{ dk, scaled, causal }', ''],
   { group: 'Part B · exercises, proofs and practice (sections 6–8)' },
-  ['attn-exercise', 'exercise', 's6', 'The lesson-1 NumPy exercise: fill three blanks and see what each choice does.', [], '{ score, mask, axis, seed, causal }', ''],
-  ['attn-proofs', 'proofs', 's7', 'Three checks that the mask and the hand-written backward work, run on random inputs.', [], '{ seed, from }', ''],
-  ['attn-practice', 'practice', 's8', 'Exercises with answer checking (“1/4, 1/2, 1/4” works).', [], '{ answers }', ''],
-  ['attn-quiz', 'quiz', 's8', 'A six-question recall quiz, reshuffled on every retake, with a spaced-review banner.',
+  ['attn-exercise', 's6', 'The lesson-1 NumPy exercise: fill three blanks and see what each choice does.', [], '{ score, mask, axis, seed, causal }', ''],
+  ['attn-proofs', 's7', 'Three checks that the mask and the hand-written backward work, run on random inputs.', [], '{ seed, from }', ''],
+  ['attn-practice', 's8', 'Exercises with answer checking (“1/4, 1/2, 1/4” works).', [], '{ answers }', ''],
+  ['attn-quiz', 's8', 'A six-question recall quiz, reshuffled on every retake, with a spaced-review banner.',
     [['now', 'ISO date or milliseconds (the clock, for tests)', 'the real time']], '{ attempt, picks }', ''],
-  ['attn-interview', null, 's8', 'Two interview questions: write an answer, then reveal a model answer.', [], 'none', ''],
+  ['attn-interview', 's8', 'Two interview questions: write an answer, then reveal a model answer.', [], 'none', ''],
   { group: 'Train a GPT (section 9)' },
-  ['attn-gpt-train', null, 's9', 'Train a small GPT in a Web Worker, watch the loss curves, pause to open its heads, save and load checkpoints.', [], 'read-only: { status, step, loss, … }', ''],
+  ['attn-gpt-train', 's9', 'Train a small GPT in a Web Worker, watch the loss curves, pause to open its heads, save and load checkpoints.', [], 'read-only: { status, step, loss, … }', ''],
 ];
 
 const COMMON = [
@@ -100,7 +101,8 @@ function snippetBlock(text) {
     h('pre', { class: 'snippet' }, text));
 }
 
-function card([tag, key, section, summary, attrs, state, example]) {
+function card([tag, section, summary, attrs, state, example]) {
+  const key = urlKeyOf(tag);
   const ex = example ? ` ${example}` : '';
   const snippet = `<script type="module" src="${widgetsUrl()}"></script>\n<${tag}${ex}></${tag}>`;
   const live = h('div', { class: 'live' });

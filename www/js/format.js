@@ -1,4 +1,7 @@
-// Number → text for the matrices. Never produces "NaN" or "undefined".
+// Number → text, and characters → visible text, for every widget. Never produces "NaN"
+// or "undefined". Each function is one way of writing a number the page uses.
+
+const minus = (s) => (s.startsWith('-') ? `−${s.slice(1)}` : s);
 
 /** Two decimals (1.2e7 style past 100000) with a true minus sign; −∞ for masked scores; never "NaN". */
 export function formatCell(v) {
@@ -6,9 +9,8 @@ export function formatCell(v) {
   if (v === Infinity) return '∞';
   if (!Number.isFinite(v)) return '–';
   // toFixed switches to exponents past 1e21; keep huge numbers short and readable.
-  const s = Math.abs(v) >= 1e5 ? v.toExponential(1).replace('e+', 'e') : v.toFixed(2);
-  if (s === '-0.00') return '0.00';
-  return s.startsWith('-') ? `−${s.slice(1)}` : s;
+  if (Math.abs(v) >= 1e5) return minus(v.toExponential(1).replace('e+', 'e'));
+  return formatFixed(v, 2);
 }
 
 /** The exact value (shortest text that round-trips the float64). */
@@ -26,7 +28,6 @@ export function formatInput(v) {
   return s.length <= 9 ? s : String(Number(v.toPrecision(6)));
 }
 
-const minus = (s) => (s.startsWith('-') ? `−${s.slice(1)}` : s);
 
 /**
  * A result in an explanation: `digits` decimals; numbers too small to show that way
@@ -38,8 +39,7 @@ export function formatNum(v, digits = 2) {
     return minus(v.toExponential(1).replace('e-', 'e−').replace('e+', 'e'));
   }
   if (Math.abs(v) >= 1e5) return formatCell(v);
-  const s = v.toFixed(digits);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : minus(s);
+  return formatFixed(v, digits);
 }
 
 /** p/q with a true minus sign: "1/3", "−14/3". */
@@ -55,4 +55,65 @@ export function formatOperand(v, fraction = null) {
   if (Number.isFinite(v) && Math.abs(v) < 1e5 && Number(v.toFixed(2)) === v) return minus(String(v));
   if (fraction && fraction.den > 1) return formatFraction(fraction);
   return formatNum(v);
+}
+
+/** `digits` fixed decimals with a true minus sign (never "−0.00"); −∞ and ∞ as symbols;
+ *  "–" for NaN or anything not a number. */
+export function formatFixed(v, digits = 2) {
+  if (v === -Infinity) return '−∞';
+  if (v === Infinity) return '∞';
+  if (typeof v !== 'number' || Number.isNaN(v)) return '–';
+  const s = v.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : minus(s);
+}
+
+/** "[4.67, 5.33]": values as grid cells (formatCell). */
+export const formatCells = (values) => `[${Array.from(values, formatCell).join(', ')}]`;
+
+/** "[0.19, 0.14, …]": values with `digits` fixed decimals. */
+export const formatList = (values, digits = 2) => `[${Array.from(values, (v) => formatFixed(v, digits)).join(', ')}]`;
+
+/** A difference read at a glance: "0", 8.9e−16 below 0.001, else 0.667 or 2.00. */
+export function formatDiff(v) {
+  if (v == null || !Number.isFinite(v)) return '–';
+  if (v === 0) return '0';
+  if (Math.abs(v) < 1e-3) return v.toExponential(1).replace('-', '−');
+  return Math.abs(v) >= 1 ? formatCell(v) : formatFixed(v, 3);
+}
+
+/** A rounding-size error in scientific form: "0" when exactly zero, else 1.23e−16. */
+export function formatSci(v) {
+  if (typeof v !== 'number' || Number.isNaN(v)) return '–';
+  if (v === 0) return '0';
+  return v.toExponential(2).replace('e-', 'e−').replace('e+', 'e');
+}
+
+/** A number as short as it can be: up to `digits` decimals, trailing zeros dropped. */
+export function formatShort(v, digits = 4) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return formatFixed(v);
+  return minus(String(Number(v.toFixed(digits))));
+}
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+
+/** 'c₁₂': a label with its index as subscript digits. */
+export const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]);
+
+/** ['c₀', 'c₁', …]: labels of `n` rows or columns. */
+export const subscripted = (prefix, n) => Array.from({ length: n }, (_, i) => subscript(prefix, i));
+
+/** A character as the page shows it: blanks get visible symbols, and invisible controls
+ *  and format characters (a zero-width joiner in an emoji, …) their code point. */
+export function showChar(ch) {
+  const named = { ' ': '␣', '\n': '↵', '\t': '⇥', '\r': '␍' }[ch];
+  if (named) return named;
+  if (/^[\p{Cc}\p{Cf}]$/u.test(ch)) return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return ch;
+}
+
+/** A count or rate for the screen: fixed decimals with thousands grouping, "–" when not finite. */
+export function formatGrouped(v, digits = 0) {
+  return Number.isFinite(v)
+    ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : '–';
 }

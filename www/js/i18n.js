@@ -1,17 +1,20 @@
-// Every user-visible string of the page, in one table. English is complete;
-// a key missing in another language falls back to English.
+// Every user-visible string of the page: the topic tables of i18n/ (index.js lists
+// them) merged into one table per language. English is complete; a key missing in
+// another language falls back to English.
 // Elements opt in with data-i18n (text), data-i18n-html (trusted markup from
 // this table only), data-i18n-title and data-i18n-aria (aria-label).
 
-import EN from './i18n/en.js';
-import ZH from './i18n/zh.js';
+import * as TOPICS from './i18n/index.js';
 
-const STRINGS = { en: { ...EN }, zh: { ...ZH } };
+const STRINGS = { en: {}, zh: {} };
 
 /** Adds a part of the tables (one object per language); later keys win. */
 export function addStrings(part) {
   for (const lang of Object.keys(STRINGS)) Object.assign(STRINGS[lang], part[lang] ?? {});
 }
+
+// A topic file exports its { en, zh } as the default or as named `en` and `zh`.
+for (const topic of Object.values(TOPICS)) addStrings(topic.default ?? topic);
 
 // Formulas are the same in every language (markup from this table only).
 const FORMULAS = {

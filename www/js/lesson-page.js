@@ -1,12 +1,20 @@
-// The lesson page: language switch, and the URL state of every widget that has a
-// data-url-key. Widgets register themselves (widgets.js) and do their own drawing.
+// The lesson page: language switch, and the URL state of every widget that has a key in
+// URL_KEYS (url-keys.js). Widgets register themselves (widgets.js) and do their own drawing.
 // html[data-ready] is set once every widget on the page has drawn its first result.
 
 import '../widgets.js';
 import { applyI18n, setLang, t } from './i18n.js';
+import { urlKeyOf } from './url-keys.js';
 import { bindUrlState, setUrlNotice } from './url-state.js';
 import { loadCore } from './wasm.js';
 import { AttnWidget } from './widget-base.js';
+
+// data-url-key marks each bound widget with its key (the first widget of a tag, when a
+// page holds two), so scripts and tests can find the bound widgets.
+for (const el of document.querySelectorAll('.lesson *')) {
+  const key = urlKeyOf(el.localName);
+  if (key && !document.querySelector(`[data-url-key="${key}"]`)) el.dataset.urlKey = key;
+}
 
 const notice = document.getElementById('url-notice');
 setUrlNotice((key, msg) => {

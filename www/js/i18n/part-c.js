@@ -1,4 +1,4 @@
-// Strings of issue 6 ("every number explains itself"): <attn-matrix>'s explain hint
+// Strings of the explanations (every drawn number explains itself): <attn-matrix>'s explain hint
 // and table view, <attn-explain> and <attn-formula-steps>. Keys start with "c.".
 // {r} and {c} are the row and column labels of the explained cell (u, h, d₀).
 

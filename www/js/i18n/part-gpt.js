@@ -1,4 +1,4 @@
-// Strings of section 9, "Train a GPT" (issue 4): <attn-gpt-train>, <attn-gpt-settings>,
+// Strings of section 9, "Train a GPT": <attn-gpt-train>, <attn-gpt-settings>,
 // <attn-gpt-inspect> and the loss plot. Keys start with "gpt." (plus s9Title).
 // Errors from the Rust core (a config, text, prompt or file it refuses) arrive with a code
 // and params and are said from the 'err.gpt.…' entries below (errorText in i18n.js).

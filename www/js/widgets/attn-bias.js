@@ -9,11 +9,14 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { PartAWidget, checkBool, err, linkedHead, matrixBlock, tableSwitch, vec } from './part-a.js';
+import { checkBool } from '../cell-checks.js';
+import { formatCells, formatDiff } from '../format.js';
+import { LessonWidget, linkedHead } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { k_bias: true, q_bias: false, b_k: [1, -2], b_q: [1, 1] };
 
-class AttnBias extends PartAWidget {
+class AttnBias extends LessonWidget {
   static tag = 'attn-bias';
   static attrs = ['for'];
 
@@ -33,11 +36,7 @@ class AttnBias extends PartAWidget {
   }
 
   #update(fn) {
-    const s = this.state;
-    fn(s);
-    this.#s = s;
-    this.refresh();
-    this.emitChange();
+    this.changeState(fn, (s) => { this.#s = s; });
   }
 
   make(root) {
@@ -69,7 +68,7 @@ class AttnBias extends PartAWidget {
     ui.q = side('q');
     ui.tables = tableSwitch(this, root);
     ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
-    // Issue 6: every scores and weights grid explains a clicked cell from its own run
+    // Every scores and weights grid explains a clicked cell from its own run
     // (explainTrace: the biased q or k is what the dot product reads).
     const runs = { base: (r) => r.base, k: (r) => r.k_bias.trace, q: (r) => r.q_bias.trace };
     // The scores grids draw the masked scores a weight is the softmax of.
@@ -129,12 +128,12 @@ class AttnBias extends PartAWidget {
       const changed = res.max_weight_change > 1e-12;
       p.verdict.className = `msg ${on ? (changed ? 'bad' : 'ok') : ''}`;
       p.verdict.textContent = !on ? this.t('a.bias.off')
-        : this.t(`a.bias.${key}${changed ? 'Changed' : 'Same'}`, { e: err(res.max_weight_change), shift: vec(r.k_row_shift) });
+        : this.t(`a.bias.${key}${changed ? 'Changed' : 'Same'}`, { e: formatDiff(res.max_weight_change), shift: formatCells(r.k_row_shift) });
     }
   }
 }
 
-AttnBias.css = `${PartAWidget.css}
+AttnBias.css = `${LessonWidget.css}
 input.bias { width: 7em; }
 input[aria-invalid="true"] { outline: 2px solid var(--_error); }
 `;

@@ -8,11 +8,14 @@
 // state = { vocab_size, n_embd }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, bigramLab, intAttr, num } from './part-a.js';
+import { intAttr } from '../cell-checks.js';
+import { formatCell, formatFixed } from '../format.js';
+import { bigramLab } from './bigram-lab.js';
+import { LessonWidget } from './lesson-widget.js';
 
 const EMBD = [8, 16, 32, 64];
 
-class AttnBigramSplit extends PartAWidget {
+class AttnBigramSplit extends LessonWidget {
   static tag = 'attn-bigram-split';
   static attrs = ['vocab', 'n-embd'];
 
@@ -89,9 +92,9 @@ class AttnBigramSplit extends PartAWidget {
         row(`lm_head.bias`, `${V}`, p.lm_head_bias),
         row(this.t('a.split.total'), '', p.split, 'total')));
     ui.facts.replaceChildren(
-      h('p', { class: 'fact' }, this.t('a.split.uniform', { v: V }), ' ', h('b', { class: 'value' }, num(p.initial_loss))),
+      h('p', { class: 'fact' }, this.t('a.split.uniform', { v: V }), ' ', h('b', { class: 'value' }, formatCell(p.initial_loss))),
       h('p', { class: 'fact' }, this.t('a.split.bound', { c: C }), ' ',
-        h('b', { class: 'value' }, `U(−${num(p.init_bound, 3)}, ${num(p.init_bound, 3)})`)));
+        h('b', { class: 'value' }, `U(−${formatFixed(p.init_bound, 3)}, ${formatFixed(p.init_bound, 3)})`)));
     this.#drawCorpus(core, C);
   }
 
@@ -104,7 +107,7 @@ class AttnBigramSplit extends PartAWidget {
     }
     if (!this.#losses.has(C)) this.#losses.set(C, this.#lab.initialLosses(C, 1337));
     const l = this.#losses.get(C);
-    const line = (key, v) => h('tr', {}, h('td', {}, this.t(key, { v: l.vocab_size, c: C })), h('td', { class: 'value' }, num(v)));
+    const line = (key, v) => h('tr', {}, h('td', {}, this.t(key, { v: l.vocab_size, c: C })), h('td', { class: 'value' }, formatCell(v)));
     ui.corpus.replaceChildren(
       h('h4', {}, this.t('a.split.ours', { v: l.vocab_size })),
       h('table', { class: 'plain' }, h('tbody', {},
@@ -114,7 +117,7 @@ class AttnBigramSplit extends PartAWidget {
   }
 }
 
-AttnBigramSplit.css = `${PartAWidget.css}
+AttnBigramSplit.css = `${LessonWidget.css}
 input.n { width: 6em; }
 table.params tr.total td { font-weight: 700; }
 table.plain caption { text-align: left; font-weight: 600; padding-bottom: 4px; }

@@ -8,11 +8,14 @@
 // state = { words: string[] }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, bigramLab, intAttr, num, showChar } from './part-a.js';
+import { intAttr } from '../cell-checks.js';
+import { formatCell, showChar } from '../format.js';
+import { bigramLab } from './bigram-lab.js';
+import { LessonWidget } from './lesson-widget.js';
 
 const DEFAULT_WORDS = ['hou', 'you', 'thou'];
 
-class AttnBigram extends PartAWidget {
+class AttnBigram extends LessonWidget {
   static tag = 'attn-bigram';
   static attrs = ['words', 'top'];
 
@@ -92,7 +95,7 @@ class AttnBigram extends PartAWidget {
       h('mark', {}, showChar(chars[chars.length - 1])));
     const rows = Array.from(w.top, (c) => h('tr', {},
       h('td', { class: 'mono' }, `“${showChar(c.char)}”`), h('td', {}, String(c.count)),
-      h('td', {}, num(c.prob)), h('td', {}, num(c.logit))));
+      h('td', {}, formatCell(c.prob)), h('td', {}, formatCell(c.logit))));
     const table = h('table', { class: 'plain' },
       h('caption', { class: 'sr-only' }, this.t('a.bigram.caption', { w: w.word })),
       h('thead', {}, h('tr', {}, ...['a.bigram.next', 'a.bigram.count', 'a.bigram.prob', 'a.bigram.logit']

@@ -5,15 +5,17 @@
 //
 // T = tokens. Rust runs one head (the linked <attn-head>'s W_q, W_k, W_v; x built
 // from each word's letters h, o, u, y) on both words. state = { a, b }.
-// Issue 6: each word's weights explain a clicked cell (explainTrace on its trace).
+// Each word's weights explain a clicked cell (explainTrace on its trace).
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, err, linkedHead, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { formatDiff, subscripted } from '../format.js';
+import { LessonWidget, linkedHead } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { explainTraces } from './explain-trace.js';
 
 const WORD = /^[houy]{1,8}$/;
 
-class AttnCompareWords extends PartAWidget {
+class AttnCompareWords extends LessonWidget {
   static tag = 'attn-compare-words';
   static attrs = ['for', 'a', 'b'];
 
@@ -88,7 +90,7 @@ class AttnCompareWords extends PartAWidget {
       const ui2 = ui.sides[i];
       const tokens = [...side.word];
       ui2.title.textContent = side.word;
-      ui2.x.set(side.x, tokens, sub('c', side.x.cols));
+      ui2.x.set(side.x, tokens, subscripted('c', side.x.cols));
       ui2.x.caption.textContent = 'x';
       const masked = Array.from(side.trace.masked_scores.data, (v) => v === -Infinity || v === null);
       ui2.w.set({ ...side.trace.weights, masked }, tokens, tokens);
@@ -96,7 +98,7 @@ class AttnCompareWords extends PartAWidget {
     });
     const differ = r.weights_max_diff > 0;
     ui.verdict.className = `msg ${differ ? 'ok' : 'bad'}`;
-    ui.verdict.textContent = this.t(differ ? 'a.words.differ' : 'a.words.same', { e: err(r.weights_max_diff) });
+    ui.verdict.textContent = this.t(differ ? 'a.words.differ' : 'a.words.same', { e: formatDiff(r.weights_max_diff) });
   }
 }
 

@@ -6,11 +6,12 @@
 // every (context, target) pair of the chunk. state = { chunk }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, showChar } from './part-a.js';
+import { showChar } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
 
 const DEFAULT_CHUNK = "Let's hea";
 
-class AttnExamples extends PartAWidget {
+class AttnExamples extends LessonWidget {
   static tag = 'attn-examples';
   static attrs = ['chunk'];
 
@@ -69,7 +70,7 @@ class AttnExamples extends PartAWidget {
   }
 }
 
-AttnExamples.css = `${PartAWidget.css}
+AttnExamples.css = `${LessonWidget.css}
 ol.examples { list-style: none; margin: 0; padding: 0; display: grid;
   grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr)); gap: 4px 16px; }
 ol.examples li { display: flex; gap: 8px; align-items: baseline; font-size: .92rem; }

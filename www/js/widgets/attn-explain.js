@@ -26,14 +26,9 @@
 // Every number shown comes from the explanation object; this element only formats.
 
 import { BASE_CSS } from '../widget-css.js';
-import { addStrings, langOf, onLangChange, t } from '../i18n.js';
-import PART_C from '../i18n/part-c.js';
+import { langOf, onLangChange, t } from '../i18n.js';
+import { subscript } from '../format.js';
 import { explainLines } from './explain-lines.js';
-
-addStrings(PART_C);
-
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]);
 
 const CSS = `
 :host { display: block; max-width: 36rem; }

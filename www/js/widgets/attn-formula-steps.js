@@ -16,15 +16,10 @@
 
 import '../attn-matrix.js';
 import { BASE_CSS } from '../widget-css.js';
-import { addStrings, langOf, onLangChange, t } from '../i18n.js';
-import { formatNum } from '../format.js';
+import { langOf, onLangChange, t } from '../i18n.js';
+import { formatNum, subscript } from '../format.js';
 import { adoptTex, tex } from '../tex.js';
-import PART_C from '../i18n/part-c.js';
 
-addStrings(PART_C);
-
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]);
 // The highlight is a box in the formula; dark text keeps it readable in either theme.
 const MARK = (term) => `\\colorbox{#fde68a}{$\\color{#1b1e27}{${term}}$}`;
 

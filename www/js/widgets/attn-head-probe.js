@@ -7,11 +7,13 @@
 // the full score matrix both ways, and the receiver's output as a sum of
 // weight × value rows. `for` = id of an <attn-head> whose weights it follows.
 // state = { receiver, source }.
-// Issue 6: every cell of M, q kᵀ and x M xᵀ explains itself (core.explainProbe with
+// Every cell of M, q kᵀ and x M xᵀ explains itself (core.explainProbe with
 // the same head): an M cell is a column of W_q dotted with a column of W_k over d.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, err, linkedHead, matrixBlock, num, sub, tableSwitch, vec } from './part-a.js';
+import { formatCell as num, formatCells as vec, formatDiff as err, subscripted as sub } from '../format.js';
+import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { tex, texEscape } from '../tex.js';
 import { explainGrids } from './explain-grids.js';
 

@@ -5,16 +5,19 @@
 // A (T, T) is editable. Rust normalises it by rows, by columns and as a whole
 // (attention needs rows that sum to 1), and divides it by its row sums with and
 // without keepdim: without it the sums broadcast along the wrong axis. state = { a }.
-// Issue 6: every normalised cell explains itself (core.explainNormalize with the same
+// Every normalised cell explains itself (core.explainNormalize with the same
 // A): the entry of A over the sum it is divided by, outlined in A.
 
 import { define, h, message } from '../widget-base.js';
 import { explainGrids } from './explain-grids.js';
-import { PartAWidget, editedMatrix, checkMatrix, err, matrixBlock, num, plain, sub, tableSwitch, vec } from './part-a.js';
+import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
+import { formatCell, formatCells, formatDiff, subscripted } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { rows: 3, cols: 3, data: [1, 1, 0, 2, 1, 1, 3, 3, 2] };
 
-class AttnNormalize extends PartAWidget {
+class AttnNormalize extends LessonWidget {
   static tag = 'attn-normalize';
 
   #a = null;
@@ -73,16 +76,16 @@ class AttnNormalize extends PartAWidget {
     const ui = this.#ui;
     const a = this.#a ?? DEFAULT;
     ui.explain.sync();
-    const labels = sub('r', a.rows);
-    const cols = sub('c', a.cols);
+    const labels = subscripted('r', a.rows);
+    const cols = subscripted('c', a.cols);
     ui.a.set(a, labels, cols);
     ui.reset.textContent = this.t('reset');
     ui.tables.label();
     const d = core.normalizeDirections(a);
     ui.sums.replaceChildren(
-      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, vec(d.row_sums))), h('br'),
-      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, vec(d.col_sums))), h('br'),
-      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, num(d.total))));
+      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, formatCells(d.row_sums))), h('br'),
+      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, formatCells(d.col_sums))), h('br'),
+      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, formatCell(d.total))));
     for (const [key, p] of Object.entries(ui.dirs)) {
       p.title.textContent = this.t(`a.norm.${key}`);
       p.note.textContent = this.t(`a.norm.${key}Note`);
@@ -99,14 +102,14 @@ class AttnNormalize extends PartAWidget {
     }
     ui.right.block.set(k.right, labels, cols);
     ui.wrong.block.set(k.wrong, labels, cols);
-    ui.right.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value ok' }, vec(k.right_row_sums)));
-    ui.wrong.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value bad' }, vec(k.wrong_row_sums)));
+    ui.right.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value ok' }, formatCells(k.right_row_sums)));
+    ui.wrong.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value bad' }, formatCells(k.wrong_row_sums)));
     ui.verdict.className = k.max_err > 0 ? 'msg bad' : 'msg ok';
-    ui.verdict.textContent = k.max_err > 0 ? this.t('a.norm.trapBad', { e: err(k.max_err) }) : this.t('a.norm.trapSame');
+    ui.verdict.textContent = k.max_err > 0 ? this.t('a.norm.trapBad', { e: formatDiff(k.max_err) }) : this.t('a.norm.trapSame');
   }
 }
 
-AttnNormalize.css = `${PartAWidget.css}
+AttnNormalize.css = `${LessonWidget.css}
 .side-title { margin: 16px 0 8px; }
 .panel.by_rows { border-color: var(--_accent); }
 `;

@@ -6,17 +6,19 @@
 // table (T, C); a learned table (GPT-2's wpe) instead has exactly block_size rows, so
 // generation crops its context to the last block_size tokens (idx[:, -block_size:]).
 // state = { t, c, len, block }.
-// Issue 6: every PE cell explains itself (core.explainPosition with the same T and C):
+// Every PE cell explains itself (core.explainPosition with the same T and C):
 // sin or cos of pos / 10000^(2i/C), written out with the numbers.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { subscripted } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 const DEFAULT = { t: 12, c: 8, len: 10, block: 8 };
 const LIMITS = { t: [1, 64], c: [1, 64], len: [1, 4096], block: [1, 1024] };
 
-class AttnPosTable extends PartAWidget {
+class AttnPosTable extends LessonWidget {
   static tag = 'attn-pos-table';
 
   #s = null;
@@ -81,7 +83,7 @@ class AttnPosTable extends PartAWidget {
     ui.cropTitle.textContent = this.t('a.pt.cropTitle');
     ui.cropNote.textContent = this.t('a.pt.cropNote');
     try {
-      ui.sin.set(core.sinusoidalTable(s.t, s.c), sub('p', s.t), sub('c', s.c));
+      ui.sin.set(core.sinusoidalTable(s.t, s.c), subscripted('p', s.t), subscripted('c', s.c));
       const r = core.cropContext(s.len, s.block);
       ui.crop.textContent = this.t('a.pt.crop', { start: r.start, kept: r.kept, dropped: r.dropped });
       const shown = Math.min(s.len, 48);
@@ -95,7 +97,7 @@ class AttnPosTable extends PartAWidget {
   }
 }
 
-AttnPosTable.css = `${PartAWidget.css}
+AttnPosTable.css = `${LessonWidget.css}
 input.n { width: 5em; }
 .strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; }
 .strip span { width: 12px; height: 16px; border-radius: 3px; }

@@ -9,12 +9,15 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { PartAWidget, checkBool, err, matrixBlock, sub, tableSwitch } from './part-a.js';
+import { checkBool } from '../cell-checks.js';
+import { formatDiff, subscripted } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { toy: ['dog', 'god'], a: 'dogs', b: 'gods', positions: false, causal: false };
 const WORD = /^[dogs]{1,8}$/;
 
-class AttnPosition extends PartAWidget {
+class AttnPosition extends LessonWidget {
   static tag = 'attn-position';
   static attrs = ['a', 'b'];
 
@@ -36,11 +39,7 @@ class AttnPosition extends PartAWidget {
   }
 
   #update(fn) {
-    const s = this.state;
-    fn(s);
-    this.#s = s;
-    this.refresh();
-    this.emitChange();
+    this.changeState(fn, (s) => { this.#s = s; });
   }
 
   make(root) {
@@ -77,7 +76,7 @@ class AttnPosition extends PartAWidget {
     ui.orderTitle = h('h4', { class: 'side-title' });
     ui.outs = [0, 1].map(() => ({ title: h('h4', { class: 'mono' }), x: matrixBlock({ label: 'x' }), out: matrixBlock({ label: 'out' }) }));
     ui.verdict = h('p', { class: 'msg', role: 'status' });
-    // Issue 6: each word's outputs explain a clicked cell (explainTrace on its trace).
+    // Each word's outputs explain a clicked cell (explainTrace on its trace).
     ui.explain = explainTraces(this, {
       grids: ui.outs.map((o) => o.out.matrix),
       source: (grid) => {
@@ -96,7 +95,7 @@ class AttnPosition extends PartAWidget {
 
   /** Row labels of a word: its letters with their positions (d₀ o₁ g₂). */
   labelsOf(word) {
-    return [...word].map((c, t) => `${c}${sub('', word.length)[t]}`);
+    return [...word].map((c, t) => `${c}${subscripted('', word.length)[t]}`);
   }
 
   /** B becomes a random reordering of A's letters (a choice of input, not arithmetic). */
@@ -121,10 +120,10 @@ class AttnPosition extends PartAWidget {
     ui.toyTitle.textContent = this.t('a.pos.toyTitle');
     ui.toyNote.textContent = this.t('a.pos.toyNote');
     s.toy.forEach((word, i) => {
-      const labels = [...word].map((c, t) => `${c}${sub('', word.length)[t]}`);
+      const labels = [...word].map((c, t) => `${c}${subscripted('', word.length)[t]}`);
       try {
-        ui.toy[i].tok.set(core.embedToy(word, false), labels, sub('c', 2));
-        ui.toy[i].x.set(core.embedToy(word, true), labels, sub('c', 2));
+        ui.toy[i].tok.set(core.embedToy(word, false), labels, subscripted('c', 2));
+        ui.toy[i].x.set(core.embedToy(word, true), labels, subscripted('c', 2));
         ui.toy[i].tok.caption.textContent = this.t('a.pos.tok');
         ui.toy[i].x.caption.textContent = this.t('a.pos.x');
       } catch (e) {
@@ -151,8 +150,8 @@ class AttnPosition extends PartAWidget {
       const o = ui.outs[i];
       const labels = this.labelsOf(side.word);
       o.title.textContent = `${i ? 'B' : 'A'} = ${side.word}`;
-      o.x.set(side.x, labels, sub('c', side.x.cols));
-      o.out.set(side.trace.out, labels, sub('d', side.trace.out.cols));
+      o.x.set(side.x, labels, subscripted('c', side.x.cols));
+      o.out.set(side.trace.out, labels, subscripted('d', side.trace.out.cols));
       o.x.caption.textContent = this.t('a.pos.in');
       o.out.caption.textContent = this.t('a.pos.out');
     });
@@ -164,17 +163,17 @@ class AttnPosition extends PartAWidget {
     const perm = r.permutation ? Array.from(r.permutation) : null;
     if (perm && r.equivariance_max_err != null && !s.positions && !s.causal) {
       ui.verdict.className = 'msg ok';
-      ui.verdict.textContent = this.t('a.pos.equivariant', { p: `[${perm.join(', ')}]`, e: err(r.equivariance_max_err) });
+      ui.verdict.textContent = this.t('a.pos.equivariant', { p: `[${perm.join(', ')}]`, e: formatDiff(r.equivariance_max_err) });
     } else {
       const same = r.last_row_max_diff === 0;
       ui.verdict.className = `msg ${same ? 'ok' : 'bad'}`;
       const key = !perm ? 'a.pos.notPerm' : same ? 'a.pos.lastSame' : 'a.pos.lastDiffers';
-      ui.verdict.textContent = this.t(key, { e: err(r.last_row_max_diff), mask: s.causal ? this.t('a.pos.maskOn') : '' });
+      ui.verdict.textContent = this.t(key, { e: formatDiff(r.last_row_max_diff), mask: s.causal ? this.t('a.pos.maskOn') : '' });
     }
   }
 }
 
-AttnPosition.css = `${PartAWidget.css}
+AttnPosition.css = `${LessonWidget.css}
 .side-title { margin: 16px 0 8px; }
 input[aria-invalid] { outline: 2px solid var(--_error); }
 `;

@@ -9,7 +9,10 @@
 // and the loop's cost at B, T. state = { x }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, editedMatrix, checkMatrix, err, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
+import { formatDiff, subscripted } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DATA = {
   hou: { rows: 3, cols: 2, data: [2, 7, 6, 4, 6, 5] },
@@ -30,7 +33,7 @@ const CODE = [
 ];
 const IDENTITY = { rows: 2, cols: 2, data: [1, 0, 0, 1] };
 
-class AttnSchemes extends PartAWidget {
+class AttnSchemes extends LessonWidget {
   static tag = 'attn-schemes';
 
   #x = null;
@@ -103,7 +106,7 @@ class AttnSchemes extends PartAWidget {
     this.emitChange();
   }
 
-  /** Issue-6 hook: a clicked cell of rungs 1–3 is explained by Rust (explainScheme). */
+  /** Explain hook: a clicked cell of rungs 1–3 is explained by Rust (explainScheme). */
   #onExplain(e) {
     const i = this.#rungs.findIndex((r) => r.el.contains(e.target));
     const { row, col, label } = e.detail ?? {};
@@ -129,8 +132,8 @@ class AttnSchemes extends PartAWidget {
   draw(core) {
     const ui = this.#ui;
     const x = this.#x ?? DATA.hou;
-    const tokens = x.rows === 3 && x.data.join() === DATA.hou.data.join() ? ['h', 'o', 'u'] : sub('t', x.rows);
-    ui.x.set(x, tokens, sub('c', x.cols));
+    const tokens = x.rows === 3 && x.data.join() === DATA.hou.data.join() ? ['h', 'o', 'u'] : subscripted('t', x.rows);
+    ui.x.set(x, tokens, subscripted('c', x.cols));
     ui.sets.forEach((b) => {
       b.textContent = this.t(`a.schemes.set.${b.dataset.set}`);
       b.setAttribute('aria-pressed', String(DATA[b.dataset.set].data.join() === x.data.join()));
@@ -146,10 +149,10 @@ class AttnSchemes extends PartAWidget {
       const res = rungs[i];
       if (!res) return;
       g.weights.set(res.weights, tokens, tokens);
-      g.out.set(res.out, tokens, sub('c', x.cols));
+      g.out.set(res.out, tokens, subscripted('c', x.cols));
       g.diff.replaceChildren(i === 0 ? this.t('a.schemes.reference')
         : i === 3 ? this.t('a.schemes.content')
-          : h('span', {}, this.t('a.schemes.maxDiff'), ' ', h('b', { class: 'value' }, err(errs[i]))));
+          : h('span', {}, this.t('a.schemes.maxDiff'), ' ', h('b', { class: 'value' }, formatDiff(errs[i]))));
     });
     this.#drawVariant('all_ones', r.all_ones, tokens, x, 'wei = torch.ones(T, T)\nxbow = wei @ x');
     this.#drawVariant('tril_sums', r.tril_sums, tokens, x, 'wei = torch.tril(torch.ones(T, T))\nxbow = wei @ x');
@@ -172,7 +175,7 @@ class AttnSchemes extends PartAWidget {
     try {
       lab.setMatrix('x', x.rows, x.cols, new Float64Array(x.data));
       for (const w of ['W_q', 'W_k', 'W_v']) lab.setMatrix(w, 2, 2, new Float64Array(IDENTITY.data));
-      lab.setTokens(sub('t', x.rows));
+      lab.setTokens(subscripted('t', x.rows));
       const t = lab.compute();
       return { weights: t.weights, out: t.out };
     } catch {
@@ -187,12 +190,12 @@ class AttnSchemes extends PartAWidget {
     v.title.textContent = this.t(`a.schemes.${key}`);
     v.code.textContent = code;
     v.weights.set(res.weights, tokens, tokens);
-    v.out.set(res.out, tokens, sub('c', x.cols));
+    v.out.set(res.out, tokens, subscripted('c', x.cols));
     v.note.textContent = this.t(`a.schemes.${key}Note`);
   }
 }
 
-AttnSchemes.css = `${PartAWidget.css}
+AttnSchemes.css = `${LessonWidget.css}
 .ladder { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr)); gap: 12px; margin-top: 10px; }
 .rung { display: flex; flex-direction: column; gap: 8px; }
 .rung pre.code { min-height: 7.6em; }

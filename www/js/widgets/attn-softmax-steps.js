@@ -7,13 +7,14 @@
 // flags a row with every position masked. state = { scores, allowed }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, num } from './part-a.js';
+import { formatCell } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
 
 const ROWS = { scores: 'a.sum.scores', allowed: 'a.softmax.allowed', masked: 'a.softmax.masked',
   exp: 'a.softmax.exp', weights: 'a.sum.weights' };
 const DEFAULT = { scores: [2, -1, 3, 5], allowed: [true, true, true, false] };
 
-class AttnSoftmaxSteps extends PartAWidget {
+class AttnSoftmaxSteps extends LessonWidget {
   static tag = 'attn-softmax-steps';
 
   #s = null;
@@ -113,11 +114,11 @@ class AttnSoftmaxSteps extends PartAWidget {
     s.allowed.forEach((ok, i) => {
       for (const key of Object.keys(ROWS)) c[key].tds[i].classList.toggle('future', !ok);
       const m = r.masked[i];
-      set(c.masked.tds[i], m === null || m === -Infinity ? '−∞' : num(m));
-      set(c.exp.tds[i], num(r.exp[i]));
-      set(c.weights.tds[i], r.fully_masked ? '–' : num(r.weights[i]));
+      set(c.masked.tds[i], m === null || m === -Infinity ? '−∞' : formatCell(m));
+      set(c.exp.tds[i], formatCell(r.exp[i]));
+      set(c.weights.tds[i], r.fully_masked ? '–' : formatCell(r.weights[i]));
     });
-    set(c.exp.sum, num(r.sum));
+    set(c.exp.sum, formatCell(r.sum));
     set(c.weights.sum, r.fully_masked ? '–' : '1.00');
     if (r.fully_masked) {
       ui.msg.className = 'msg bad';
@@ -130,12 +131,12 @@ class AttnSoftmaxSteps extends PartAWidget {
       ui.msg.textContent = this.t('a.softmax.ok');
     }
     ui.after.replaceChildren(this.t('a.softmax.after'), ' ',
-      h('b', { class: 'value' }, `[${Array.from(r.mask_after_weights, (v) => num(v)).join(', ')}]`), ' ',
-      this.t('a.softmax.afterSum'), ' ', h('b', { class: 'value' }, num(r.mask_after_sum)));
+      h('b', { class: 'value' }, `[${Array.from(r.mask_after_weights, (v) => formatCell(v)).join(', ')}]`), ' ',
+      this.t('a.softmax.afterSum'), ' ', h('b', { class: 'value' }, formatCell(r.mask_after_sum)));
   }
 }
 
-AttnSoftmaxSteps.css = `${PartAWidget.css}
+AttnSoftmaxSteps.css = `${LessonWidget.css}
 .scroll { overflow-x: auto; }
 table.steps td { min-width: 4.2em; }
 table.steps td.future { background: repeating-linear-gradient(135deg, #eceef2 0 3px, #f8f9fb 3px 7px); }

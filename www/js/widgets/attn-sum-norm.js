@@ -6,11 +6,12 @@
 // and scores that sum to 0 have no weights at all. state = { scores: number[] }.
 
 import { define, h, message } from '../widget-base.js';
-import { PartAWidget, num } from './part-a.js';
+import { formatCell, formatFixed } from '../format.js';
+import { LessonWidget } from './lesson-widget.js';
 
 const PRESETS = [[2, -1, 3], [1, -1, 0]];
 
-class AttnSumNorm extends PartAWidget {
+class AttnSumNorm extends LessonWidget {
   static tag = 'attn-sum-norm';
   static attrs = ['scores'];
 
@@ -52,7 +53,7 @@ class AttnSumNorm extends PartAWidget {
       ui.input.value = '';
       this.refresh();
       this.emitChange();
-    } }, `[${p.map((v) => num(v, 0)).join(', ')}]`));
+    } }, `[${p.map((v) => formatFixed(v, 0)).join(', ')}]`));
     ui.inputMsg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
     ui.table = h('table', { class: 'plain' });
     ui.verdict = h('p', { class: 'msg', role: 'status' });
@@ -82,12 +83,12 @@ class AttnSumNorm extends PartAWidget {
     if (this.shadowRoot.activeElement !== ui.input) ui.input.value = scores.map((v) => String(v)).join(', ');
     const r = core.normalizeBySum(new Float64Array(scores));
     const negative = new Set(Array.from(r.negative));
-    const cells = (values, cls) => Array.from(values, (v, i) => h('td', { class: cls?.(i) ?? '' }, num(v)));
+    const cells = (values, cls) => Array.from(values, (v, i) => h('td', { class: cls?.(i) ?? '' }, formatCell(v)));
     ui.table.replaceChildren(
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...scores.map((_, i) => h('th', { scope: 'col' }, String(i))),
         h('th', { scope: 'col' }, this.t('a.sum.sum')))),
       h('tbody', {},
-        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.scores')), ...cells(r.scores), h('td', { class: 'value' }, num(r.sum))),
+        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.scores')), ...cells(r.scores), h('td', { class: 'value' }, formatCell(r.sum))),
         h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.weights')),
           ...(r.weights ? cells(r.weights, (i) => (negative.has(i) ? 'bad' : '')) : scores.map(() => h('td', {}, '–'))),
           h('td', {}, r.weights ? '1.00' : '–'))));
@@ -96,7 +97,7 @@ class AttnSumNorm extends PartAWidget {
       ui.verdict.textContent = this.t('a.sum.zero');
     } else if (negative.size) {
       ui.verdict.className = 'msg bad';
-      ui.verdict.textContent = this.t('a.sum.negative', { v: num(r.weights[[...negative][0]]) });
+      ui.verdict.textContent = this.t('a.sum.negative', { v: formatCell(r.weights[[...negative][0]]) });
     } else {
       ui.verdict.className = 'msg ok';
       ui.verdict.textContent = this.t('a.sum.fine');

@@ -8,11 +8,14 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { PartAWidget, editedMatrix, checkMatrix, err, linkedHead, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
+import { formatDiff, subscripted } from '../format.js';
+import { LessonWidget, linkedHead } from './lesson-widget.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
 
-class AttnValueChange extends PartAWidget {
+class AttnValueChange extends LessonWidget {
   static tag = 'attn-value-change';
   static attrs = ['for'];
 
@@ -36,7 +39,7 @@ class AttnValueChange extends PartAWidget {
     ui.before = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
     ui.after = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
     ui.verdict = h('p', { class: 'msg', role: 'status' });
-    // Issue 6: both heads' weights and outputs explain a clicked cell (explainTrace).
+    // Both heads' weights and outputs explain a clicked cell (explainTrace).
     const sideOf = (grid) => (grid === ui.after.w.matrix || grid === ui.after.out.matrix ? 'after' : 'before');
     ui.explain = explainTraces(this, {
       grids: [ui.before.w.matrix, ui.before.out.matrix, ui.after.w.matrix, ui.after.out.matrix],
@@ -61,7 +64,7 @@ class AttnValueChange extends PartAWidget {
     const w = this.#w ?? DEFAULT;
     const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
     ui.tables.label();
-    ui.w.set(w, sub('d', w.rows), sub('c', w.cols));
+    ui.w.set(w, subscripted('d', w.rows), subscripted('c', w.cols));
     ui.explain.sync();
     let r;
     try {
@@ -78,12 +81,12 @@ class AttnValueChange extends PartAWidget {
       p.title.textContent = this.t(`a.value.${key}`);
       const masked = Array.from(trace.masked_scores.data, (v) => v === -Infinity || v === null);
       p.w.set({ ...trace.weights, masked }, tokens, tokens);
-      p.out.set(trace.out, tokens, sub('d', trace.out.cols));
+      p.out.set(trace.out, tokens, subscripted('d', trace.out.cols));
       p.w.caption.textContent = this.t('weightsTitle');
       p.out.caption.textContent = 'out';
     }
     ui.verdict.className = `msg ${r.weights_identical ? 'ok' : 'bad'}`;
-    ui.verdict.textContent = this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: err(r.out_max_change) });
+    ui.verdict.textContent = this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: formatDiff(r.out_max_change) });
   }
 }
 

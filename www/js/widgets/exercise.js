@@ -7,13 +7,17 @@
 //
 //   state: { score, mask, axis, seed, causal }  (score/mask/axis null until chosen)
 //   numbers: exerciseRun(score, mask, axis), multiHeadCheck(seed, 2, 4, 5, 16, causal)
-//   Issue 6: both weights grids explain themselves: explainExercise (the chosen blanks'
+//   Both weights grids explain themselves: explainExercise (the chosen blanks'
 //   softmax, along the chosen axis; NaN where NumPy gives NaN) and explainMultiHead
 //   (head 0 of the same seed and mask).
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { B_CSS, bool, checkbox, err, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
+import { checkBool as bool, checkInt as int, checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatList as list, formatSci as err } from '../format.js';
+import { checkbox, fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 const CHOICES = {

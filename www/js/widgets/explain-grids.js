@@ -1,4 +1,4 @@
-// Issue 6 for the lesson grids drawn from a lesson function (the head probe's M,
+// Click-to-explain for the lesson grids drawn from a lesson function (the head probe's M,
 // normalising, the position table, the exercise, practice, the proofs): a clicked
 // cell (or Enter on a focused one) is explained by the core from the same arguments
 // the grid was drawn with, in a floating <attn-explain>. JS only picks the call.

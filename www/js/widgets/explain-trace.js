@@ -1,4 +1,4 @@
-// Issue 6 for the widgets whose results carry a head's trace ({ q, k, v, scale,
+// Click-to-explain for the widgets whose results carry a head's trace ({ q, k, v, scale,
 // masked_scores, weights, out }): their scores, weights and out grids explain
 // themselves through core.explainTrace, which takes the trace back unchanged, so
 // the panel explains exactly the numbers drawn. JS only picks the trace.

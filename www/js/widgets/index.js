@@ -26,8 +26,8 @@ import './proofs.js';
 import './practice.js';
 import './quiz.js';
 import './interview.js';
-// Explain panel and formula stepper (issue 6):
+// The explain panel and formula stepper every explainable grid opens:
 import './attn-explain.js';
 import './attn-formula-steps.js';
-// GPT (issue 4):
+// Train a GPT (section 9):
 import './gpt-train.js';

@@ -6,11 +6,12 @@
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { B_CSS, fillStrings, k } from './b-util.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
 
 class Interview extends AttnWidget {
   static tag = 'attn-interview';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .iq { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; margin-top: 10px; }
     textarea { width: 100%; min-height: 4.5em; font: inherit; font-size: .9rem; color: var(--_fg); background: var(--_bg);
       border: 1px solid var(--_line); border-radius: 8px; padding: 6px 8px; resize: vertical; }

@@ -4,13 +4,17 @@
 // different, while LayerNorm (per sample) does not care about its neighbours.
 //
 //   state: { seed }     numbers: batchIndependence(seed, 4, 4, 4), normCounterexample(seed)
-//   Issue 6: sequence 0's weights and both out₀ grids are `explainable`; a clicked cell
+//   Sequence 0's weights and both out₀ grids are `explainable`; a clicked cell
 //   is explained by explainBatch (same seed, sequence 0, before or after) in a floating
 //   <attn-explain>, which outlines its sources in x₀ and weights₀: never sequence 1.
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import './attn-explain.js';
-import { B_CSS, err, fillStrings, int, k, matrix, num, object, show } from './b-util.js';
+import { checkInt, checkObject } from '../cell-checks.js';
+import { formatFixed, formatSci } from '../format.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { heatmap, showMatrix } from './matrix-block.js';
 
 const T = 4;
 const C = 4;
@@ -18,7 +22,7 @@ const D = 4;
 
 class NoteBatch extends AttnWidget {
   static tag = 'attn-note-batch';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; margin-bottom: 10px; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
     .scroll-x table { min-width: 320px; }`;
@@ -34,7 +38,7 @@ class NoteBatch extends AttnWidget {
     this.seedOut = h('span', { class: 'muted value' });
     // `matrix` names what the explanation calls these grids (sequence 0's own rows).
     const grid = (label, palette, name, after) => {
-      const m = matrix(label, palette);
+      const m = heatmap(label, palette);
       if (name) m.setAttribute('matrix', name);
       if (after != null) {
         m.setAttribute('explainable', '');
@@ -72,7 +76,7 @@ class NoteBatch extends AttnWidget {
     );
   }
 
-  /** Issue-6 hook: a clicked cell of weights₀ or out₀ is explained by Rust. */
+  /** Explain hook: a clicked cell of weights₀ or out₀ is explained by Rust. */
   #onExplain(grid, { row, col } = {}) {
     if (!this.core || grid?.dataset?.after == null) return;
     const kind = grid === this.w0 ? 'weights' : 'out';
@@ -96,15 +100,15 @@ class NoteBatch extends AttnWidget {
     this.seedOut.textContent = this.t('b.seed', { seed: this.#seed });
     const rows = ['t0', 't1', 't2', 't3'];
     this.explain.tokens = rows;
-    show(this.x0, r.x_before[0], rows, ['c0', 'c1', 'c2', 'c3']);
-    show(this.w0, r.before[0].weights, rows, rows);
-    show(this.x1a, r.x_before[1], rows, ['c0', 'c1', 'c2', 'c3']);
-    show(this.x1b, r.x_after[1], rows, ['c0', 'c1', 'c2', 'c3']);
+    showMatrix(this.x0, r.x_before[0], rows, ['c0', 'c1', 'c2', 'c3']);
+    showMatrix(this.w0, r.before[0].weights, rows, rows);
+    showMatrix(this.x1a, r.x_before[1], rows, ['c0', 'c1', 'c2', 'c3']);
+    showMatrix(this.x1b, r.x_after[1], rows, ['c0', 'c1', 'c2', 'c3']);
     const dims = ['d₀', 'd₁', 'd₂', 'd₃'];
-    show(this.o0a, r.before[0].out, rows, dims);
-    show(this.o0b, r.after[0].out, rows, dims);
+    showMatrix(this.o0a, r.before[0].out, rows, dims);
+    showMatrix(this.o0b, r.after[0].out, rows, dims);
     this.verdict.textContent = this.t(r.seq0_bit_identical ? 'b.batch.identical' : 'b.batch.notIdentical', {
-      d0: err(r.seq0_max_change), d1: num(r.seq1_max_change, 4),
+      d0: formatSci(r.seq0_max_change), d1: formatFixed(r.seq1_max_change, 4),
     });
     this.verdict.className = `msg ${r.seq0_bit_identical ? 'ok' : 'bad'}`;
     this.verdict.dataset.maxDiff = String(r.seq0_max_change);
@@ -112,13 +116,13 @@ class NoteBatch extends AttnWidget {
     const n = core.normCounterexample(this.#seed);
     const head = h('tr', {}, h('th'), ...n.sample.map((_, j) => h('th', { scope: 'col' }, `f${j}`)));
     const line = (key, vars, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key, vars)),
-      ...values.map((v) => h('td', {}, num(v, 4))));
+      ...values.map((v) => h('td', {}, formatFixed(v, 4))));
     this.normTable.replaceChildren(h('thead', {}, head), h('tbody', {},
       line('b.batch.sample', {}, n.sample),
       line('b.batch.bn', { b: 'A' }, n.batchnorm[0]), line('b.batch.bn', { b: 'B' }, n.batchnorm[1]),
       line('b.batch.ln', { b: 'A' }, n.layernorm[0]), line('b.batch.ln', { b: 'B' }, n.layernorm[1])));
     this.normVerdict.textContent = this.t('b.batch.normVerdict', {
-      bn: num(n.batchnorm_max_diff, 4), ln: err(n.layernorm_max_diff),
+      bn: formatFixed(n.batchnorm_max_diff, 4), ln: formatSci(n.layernorm_max_diff),
     });
   }
 
@@ -127,8 +131,8 @@ class NoteBatch extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
-    this.#seed = int(s.seed ?? 0, 'seed', 0, 999);
+    checkObject(s);
+    this.#seed = checkInt(s.seed ?? 0, 'seed', 0, 999);
     this.refresh();
   }
 }

@@ -5,13 +5,16 @@
 //
 //   state: { x_q: number[][], x_kv: number[][], scaled }
 //   numbers: crossAttention({x_q, x_kv, W_q, W_k, W_v}, false, scaled); parseNumber
-//   Issue 6: the scores, weights and out grids are `explainable`; a clicked cell is
+//   The scores, weights and out grids are `explainable`; a clicked cell is
 //   explained by explainCross (same input and flags) in a floating <attn-explain>.
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { message } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { B_CSS, bool, checkbox, fillStrings, k, matrix, object, show } from './b-util.js';
+import { checkBool, checkObject } from '../cell-checks.js';
+import { checkbox, fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { heatmap, showMatrix } from './matrix-block.js';
 
 const C = 2;
 const MAX_OUT = 4;
@@ -24,7 +27,7 @@ const toMat = (rows) => ({ rows: rows.length, cols: C, data: rows.flat() });
 
 class NoteCross extends AttnWidget {
   static tag = 'attn-note-cross';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .inputs { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, max-content)); gap: 10px 16px; }
     .rows { display: flex; gap: 6px; margin-top: 4px; }
     .rows button { padding: 2px 10px; }
@@ -42,9 +45,9 @@ class NoteCross extends AttnWidget {
       k('button', 'b.cross.remove', { type: 'button', 'data-k-aria': 'b.cross.removeRow', onclick: () => this.#resize(name, -1, max) }));
     const scaled = checkbox('b.scaleBy', (on) => { this.#s.scaled = on; this.refresh(); this.emitChange(); });
     this.scaledBox = scaled.input;
-    this.scores = matrix('scores', 'signed');
-    this.weights = matrix('weights', 'weights');
-    this.out = matrix('out', 'signed');
+    this.scores = heatmap('scores', 'signed');
+    this.weights = heatmap('weights', 'weights');
+    this.out = heatmap('out', 'signed');
     for (const m of [this.scores, this.weights, this.out]) m.setAttribute('explainable', '');
     // No mask here, so the drawn scores are the masked scores a weight is made from:
     // the panel outlines its sources in this grid.
@@ -77,7 +80,7 @@ class NoteCross extends AttnWidget {
     return { x_q: toMat(s.x_q), x_kv: toMat(s.x_kv), W_q: EYE, W_k: EYE, W_v: EYE };
   }
 
-  /** Issue-6 hook: a clicked cell of scores, weights or out is explained by Rust. */
+  /** Explain hook: a clicked cell of scores, weights or out is explained by Rust. */
   #onExplain(e) {
     const { row, col, label } = e.detail ?? {};
     if (!this.core || !['scores', 'weights', 'out'].includes(label)) return;
@@ -124,15 +127,15 @@ class NoteCross extends AttnWidget {
     if (this.explain.open && this.#key() !== this.#explained) this.explain.explanation = null;
     const qNames = Q_NAMES.slice(0, s.x_q.length);
     const kNames = K_NAMES.slice(0, s.x_kv.length);
-    show(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
-    show(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
+    showMatrix(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
+    showMatrix(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
     const r = this.attempt(() => core.crossAttention(this.#input(), false, s.scaled));
     if (!r) return;
     this.clearError();
     this.shape.textContent = this.t('b.cross.shape', { out: r.weights.rows, in: r.weights.cols });
-    show(this.scores, r.scores, qNames, kNames);
-    show(this.weights, r.weights, qNames, kNames);
-    show(this.out, r.out, qNames, ['d₀', 'd₁']);
+    showMatrix(this.scores, r.scores, qNames, kNames);
+    showMatrix(this.weights, r.weights, qNames, kNames);
+    showMatrix(this.out, r.out, qNames, ['d₀', 'd₁']);
   }
 
   get state() {
@@ -140,7 +143,7 @@ class NoteCross extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
+    checkObject(s);
     const grid = (v, name, max) => {
       if (!Array.isArray(v) || v.length < 1 || v.length > max
         || !v.every((r) => Array.isArray(r) && r.length === C && r.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
@@ -151,7 +154,7 @@ class NoteCross extends AttnWidget {
     this.#s = {
       x_q: grid(s.x_q ?? this.#s.x_q, 'x_q', MAX_OUT),
       x_kv: grid(s.x_kv ?? this.#s.x_kv, 'x_kv', MAX_IN),
-      scaled: bool(s.scaled ?? false, 'scaled'),
+      scaled: checkBool(s.scaled ?? false, 'scaled'),
     };
     this.refresh();
   }

@@ -3,10 +3,13 @@
 // weights and outputs change (encoderDecoder() runs both).
 //
 //   state: { decoder }   (true: the mask line is in; false: commented out)
-//   Issue 6: weights and out explain a clicked cell (explainTrace on the drawn trace).
+//   Weights and out explain a clicked cell (explainTrace on the drawn trace).
 
 import { AttnWidget, define, h } from '../widget-base.js';
-import { B_CSS, bool, fillStrings, k, matrix, object, show } from './b-util.js';
+import { checkBool, checkObject } from '../cell-checks.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { heatmap, showMatrix } from './matrix-block.js';
 import { explainTraces } from './explain-trace.js';
 
 const TOKENS = ['h', 'o', 'u'];
@@ -25,7 +28,7 @@ const AFTER = [
 
 class NoteEncoder extends AttnWidget {
   static tag = 'attn-note-encoder';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .seg { display: inline-flex; border: 1px solid var(--_line); border-radius: 999px; padding: 2px; gap: 2px; }
     .seg button { border: 0; border-radius: 999px; }
     pre.code .off { color: var(--_muted); text-decoration: line-through; }`;
@@ -43,8 +46,8 @@ class NoteEncoder extends AttnWidget {
     this.maskLine = h('span', { class: 'changed' });
     this.code = h('pre', { class: 'code', tabindex: 0 },
       BEFORE.join('\n'), '\n', this.maskLine, '\n', AFTER.join('\n'));
-    this.weights = matrix('weights', 'weights');
-    this.out = matrix('out', 'signed');
+    this.weights = heatmap('weights', 'weights');
+    this.out = heatmap('out', 'signed');
     this.explainer = explainTraces(this, {
       grids: [this.weights, this.out],
       source: () => this.run && { trace: this.#trace(), causal: this.#decoder },
@@ -75,8 +78,8 @@ class NoteEncoder extends AttnWidget {
     this.run ??= core.encoderDecoder({});
     this.explainer.sync();
     const trace = this.#trace();
-    show(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
-    show(this.out, trace.out, TOKENS, ['d₀', 'd₁']);
+    showMatrix(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    showMatrix(this.out, trace.out, TOKENS, ['d₀', 'd₁']);
   }
 
   #trace() {
@@ -88,8 +91,8 @@ class NoteEncoder extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
-    this.#decoder = bool(s.decoder ?? true, 'decoder');
+    checkObject(s);
+    this.#decoder = checkBool(s.decoder ?? true, 'decoder');
     this.refresh();
   }
 }

@@ -7,7 +7,10 @@
 //   the edges come from encoderDecoder(): decoder_edges / encoder_edges.
 
 import { AttnWidget, define, h } from '../widget-base.js';
-import { B_CSS, bool, checkbox, fillStrings, k, num, object } from './b-util.js';
+import { checkBool, checkObject } from '../cell-checks.js';
+import { formatFixed } from '../format.js';
+import { checkbox, fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const TOKENS = ['h', 'o', 'u'];
@@ -57,7 +60,7 @@ function edgePath(from, to) {
 class NoteGraph extends AttnWidget {
   static tag = 'attn-note-graph';
   static attrs = ['causal'];
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     svg { width: 100%; max-width: 420px; height: auto; display: block; margin: 0 auto; }
     .node circle { fill: var(--_bg); stroke: var(--_fg); stroke-width: 2; }
     .node text { font: 600 18px var(--_mono); fill: var(--_fg); text-anchor: middle; dominant-baseline: central; }
@@ -111,14 +114,14 @@ class NoteGraph extends AttnWidget {
     const edges = this.#causal ? r.decoder_edges : r.encoder_edges;
     this.edges.replaceChildren(...edges.map((e) => {
       const p = edgePath(e.from, e.to);
-      const desc = this.t('b.graph.edge', { from: TOKENS[e.from], to: TOKENS[e.to], w: num(e.weight) });
+      const desc = this.t('b.graph.edge', { from: TOKENS[e.from], to: TOKENS[e.to], w: formatFixed(e.weight) });
       return svg('g', { class: 'edge', 'data-from': e.from, 'data-to': e.to },
         svg('title', {}, desc),
         svg('path', { d: p.d, 'stroke-width': (1.5 + 6.5 * e.weight).toFixed(2), 'marker-end': 'url(#arrow)' }),
-        svg('text', { x: p.label[0].toFixed(1), y: p.label[1].toFixed(1) }, num(e.weight)));
+        svg('text', { x: p.label[0].toFixed(1), y: p.label[1].toFixed(1) }, formatFixed(e.weight)));
     }));
     this.list.replaceChildren(...edges.map((e) =>
-      h('li', {}, this.t('b.graph.edge', { from: TOKENS[e.from], to: TOKENS[e.to], w: num(e.weight) }))));
+      h('li', {}, this.t('b.graph.edge', { from: TOKENS[e.from], to: TOKENS[e.to], w: formatFixed(e.weight) }))));
     this.svg.setAttribute('aria-label', this.t('b.graph.aria', { n: edges.length }));
     this.summary.textContent = this.t(this.#causal ? 'b.graph.countCausal' : 'b.graph.countFull', { n: edges.length });
   }
@@ -128,8 +131,8 @@ class NoteGraph extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
-    this.#causal = bool(s.causal ?? true, 'causal');
+    checkObject(s);
+    this.#causal = checkBool(s.causal ?? true, 'causal');
     this.refresh();
   }
 }

@@ -10,7 +10,11 @@
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { explainTraces } from './explain-trace.js';
-import { B_CSS, bool, checkbox, fillStrings, int, k, list, matrix, num, object, show } from './b-util.js';
+import { checkBool, checkInt, checkObject } from '../cell-checks.js';
+import { formatFixed, formatList } from '../format.js';
+import { checkbox, fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { heatmap, showMatrix } from './matrix-block.js';
 import './variance.js';
 
 const SEED = 0;
@@ -21,7 +25,7 @@ const PICKS = [1, 4, 16, 64, 256, 512];
 
 class NoteScale extends AttnWidget {
   static tag = 'attn-note-scale';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .slider { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
     .slider input { width: min(360px, 100%); }
     .picks { display: inline-flex; flex-wrap: wrap; gap: 4px; }
@@ -53,8 +57,8 @@ class NoteScale extends AttnWidget {
     const causal = checkbox('b.causalMask', (on) => { this.#s.causal = on; this.refresh(); this.emitChange(); });
     this.scaledBox = scaled.input;
     this.causalBox = causal.input;
-    this.weights = matrix('weights', 'weights');
-    // Issue 6: a clicked weight is explained as the softmax over its row of scores
+    this.weights = heatmap('weights', 'weights');
+    // A clicked weight is explained as the softmax over its row of scores
     // (explainTrace on the slider's q, k and scale; there is no v here).
     this.explainer = explainTraces(this, {
       grids: [this.weights],
@@ -106,10 +110,10 @@ class NoteScale extends AttnWidget {
     const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
     this.run = { ...r, causal: s.causal };
     const masked = r.masked_scores.data.map((v) => v === -Infinity);
-    show(this.weights, { ...r.weights, masked }, TOKENS, TOKENS);
-    this.std.textContent = num(r.score_std, 2);
-    this.maxw.textContent = num(r.mean_max_weight, 3);
-    this.scaleOut.textContent = s.scaled ? `1/√${r.d_k} = ${num(r.scale, 4)}` : '1';
+    showMatrix(this.weights, { ...r.weights, masked }, TOKENS, TOKENS);
+    this.std.textContent = formatFixed(r.score_std, 2);
+    this.maxw.textContent = formatFixed(r.mean_max_weight, 3);
+    this.scaleOut.textContent = s.scaled ? `1/√${r.d_k} = ${formatFixed(r.scale, 4)}` : '1';
     this.#drawBars(core);
   }
 
@@ -118,12 +122,12 @@ class NoteScale extends AttnWidget {
     this.bars.dataset.lang = this.language;
     const runs = core.softmaxSharpening(new Float64Array(ROW), new Float64Array(FACTORS));
     this.bars.replaceChildren(...runs.map((run) => h('figure', { class: 'group', style: 'margin:0', 'data-factor': run.factor },
-      h('figcaption', {}, h('b', {}, `× ${run.factor}`), ' ', h('span', { class: 'muted value' }, list(run.weights))),
-      h('div', { class: 'plot', role: 'img', 'aria-label': this.t('b.scale.barsAria', { f: run.factor, w: list(run.weights) }) },
-        ...run.weights.map((w) => h('div', { class: 'bar' }, h('span', {}, num(w)), h('i', { style: `height:${(w * 100).toFixed(1)}%` })))),
-      h('div', { class: 'xs', 'aria-hidden': 'true' }, ...ROW.map((x) => h('span', {}, num(x, 1)))))));
+      h('figcaption', {}, h('b', {}, `× ${run.factor}`), ' ', h('span', { class: 'muted value' }, formatList(run.weights))),
+      h('div', { class: 'plot', role: 'img', 'aria-label': this.t('b.scale.barsAria', { f: run.factor, w: formatList(run.weights) }) },
+        ...run.weights.map((w) => h('div', { class: 'bar' }, h('span', {}, formatFixed(w)), h('i', { style: `height:${(w * 100).toFixed(1)}%` })))),
+      h('div', { class: 'xs', 'aria-hidden': 'true' }, ...ROW.map((x) => h('span', {}, formatFixed(x, 1)))))));
     const a = core.avgMaxWeight(SEED, 1000, 8, 512);
-    this.avg.textContent = this.t('b.scale.avg', { rows: a.rows, keys: a.keys, d: a.d, u: num(a.unscaled, 3), s: num(a.scaled, 3) });
+    this.avg.textContent = this.t('b.scale.avg', { rows: a.rows, keys: a.keys, d: a.d, u: formatFixed(a.unscaled, 3), s: formatFixed(a.scaled, 3) });
   }
 
   get state() {
@@ -131,11 +135,11 @@ class NoteScale extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
+    checkObject(s);
     this.#s = {
-      dk: int(s.dk ?? 16, 'dk', 1, 512),
-      scaled: bool(s.scaled ?? false, 'scaled'),
-      causal: bool(s.causal ?? true, 'causal'),
+      dk: checkInt(s.dk ?? 16, 'dk', 1, 512),
+      scaled: checkBool(s.scaled ?? false, 'scaled'),
+      causal: checkBool(s.causal ?? true, 'causal'),
     };
     this.refresh();
   }

@@ -8,13 +8,17 @@
 
 import { explainTraces } from './explain-trace.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
-import { B_CSS, bool, checkbox, err, fillStrings, k, matrix, object, show } from './b-util.js';
+import { checkBool, checkObject } from '../cell-checks.js';
+import { formatSci } from '../format.js';
+import { checkbox, fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { heatmap, showMatrix } from './matrix-block.js';
 
 const WORD = /^[dogs]{1,8}$/;
 
 class NoteSpace extends AttnWidget {
   static tag = 'attn-note-space';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     .words input[type="text"] { width: 7em; font-family: var(--_mono); }
     .verdict { margin-top: 10px; }`;
 
@@ -35,9 +39,9 @@ class NoteSpace extends AttnWidget {
     const mask = checkbox('b.causalMask', (on) => { this.#s.causal = on; this.refresh(); this.emitChange(); });
     this.pos = pos.input;
     this.mask = mask.input;
-    this.outA = matrix('out A', 'signed');
-    this.outB = matrix('out B', 'signed');
-    // Issue 6: both outputs explain a clicked cell (explainTrace on each word's trace).
+    this.outA = heatmap('out A', 'signed');
+    this.outB = heatmap('out B', 'signed');
+    // Both outputs explain a clicked cell (explainTrace on each word's trace).
     for (const m of [this.outA, this.outB]) m.setAttribute('matrix', 'out');
     this.explainer = explainTraces(this, {
       grids: [this.outA, this.outB],
@@ -83,13 +87,13 @@ class NoteSpace extends AttnWidget {
     this.clearError();
     this.titleA.textContent = this.t('b.space.outOf', { w: r.a.word });
     this.titleB.textContent = this.t('b.space.outOf', { w: r.b.word });
-    show(this.outA, r.a.trace.out, [...r.a.word], ['d₀', 'd₁']);
-    show(this.outB, r.b.trace.out, [...r.b.word], ['d₀', 'd₁']);
+    showMatrix(this.outA, r.a.trace.out, [...r.a.word], ['d₀', 'd₁']);
+    showMatrix(this.outB, r.b.trace.out, [...r.b.word], ['d₀', 'd₁']);
     let key;
     if (r.permutation == null) key = 'b.space.notAnagram';
     else if (r.equivariance_max_err === 0 || r.equivariance_max_err < 1e-12) key = 'b.space.same';
     else key = s.positions ? 'b.space.diffPos' : 'b.space.diffMask';
-    const vars = { err: err(r.equivariance_max_err), last: err(r.last_row_max_diff), a: r.a.word, b: r.b.word };
+    const vars = { err: formatSci(r.equivariance_max_err), last: formatSci(r.last_row_max_diff), a: r.a.word, b: r.b.word };
     this.verdict.textContent = this.t(key, vars);
     this.verdict.className = `msg verdict ${key === 'b.space.same' ? 'ok' : 'bad'}`;
   }
@@ -99,13 +103,13 @@ class NoteSpace extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
+    checkObject(s);
     const next = { ...this.#s, ...s };
     for (const w of ['a', 'b']) {
       if (typeof next[w] !== 'string' || !WORD.test(next[w])) throw new Error(`${w} must be 1 to 8 of the letters d, o, g, s`);
     }
-    bool(next.positions, 'positions');
-    bool(next.causal, 'causal');
+    checkBool(next.positions, 'positions');
+    checkBool(next.causal, 'causal');
     this.#s = { a: next.a, b: next.b, positions: next.positions, causal: next.causal };
     this.refresh();
   }

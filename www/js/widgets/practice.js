@@ -6,11 +6,15 @@
 //
 //   state: { answers: { id: text } }   numbers: practiceQuestions, checkAnswer,
 //   weightedOutput, shiftValues, wrongAxis
-//   Issue 6: the right- and wrong-axis weights explain themselves (explainWrongAxis
+//   The right- and wrong-axis weights explain themselves (explainWrongAxis
 //   with the same seed, B and T): a softmax along the row, or down the column.
 
 import { AttnWidget, define, h, message } from '../widget-base.js';
-import { B_CSS, err, fillStrings, k, list, matrix, num, object, short, show } from './b-util.js';
+import { checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatList as list, formatSci as err, formatShort as short } from '../format.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 /** The wrong-axis run drawn: wrongAxis(seed, B, T), batch 0. */

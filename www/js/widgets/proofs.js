@@ -5,12 +5,16 @@
 // and by a lot without it.
 //
 //   state: { seed, from }   numbers: manualVsNaive, gradCheck, futureChange (T = 4, d = 8)
-//   Issue 6: the four output grids explain themselves (explainFutureChange with the
+//   The four output grids explain themselves (explainFutureChange with the
 //   same seed and `from`): out = weights · v, with that grid's mask and values.
 
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
-import { B_CSS, err, fillStrings, int, k, matrix, num, object, show } from './b-util.js';
+import { checkInt as int, checkObject as object } from '../cell-checks.js';
+import { formatFixed as num, formatSci as err } from '../format.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
+import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
 
 const T = 4;

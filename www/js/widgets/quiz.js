@@ -8,7 +8,9 @@
 //   localStorage: attention-playground.quiz.last = ISO time of the last check
 
 import { AttnWidget, define, h } from '../widget-base.js';
-import { B_CSS, fillStrings, int, k, object } from './b-util.js';
+import { checkInt, checkObject } from '../cell-checks.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
 
 export const QUIZ_KEY = 'attention-playground.quiz.last';
 const N = 6;
@@ -29,7 +31,7 @@ function readLast() {
 class Quiz extends AttnWidget {
   static tag = 'attn-quiz';
   static attrs = ['now'];
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     ol.quiz { padding-left: 1.4em; margin: 0; display: grid; gap: 14px; }
     .banner[hidden] { display: none; }
     .qtext { font-weight: 600; margin: 0 0 4px; }
@@ -150,8 +152,8 @@ class Quiz extends AttnWidget {
   }
 
   set state(s) {
-    object(s);
-    const attempt = int(s.attempt ?? 0, 'attempt', 0, 9999);
+    checkObject(s);
+    const attempt = checkInt(s.attempt ?? 0, 'attempt', 0, 9999);
     const picks = s.picks ?? new Array(N).fill(null);
     if (!Array.isArray(picks) || picks.length !== N || !picks.every((p) => p === null || (Number.isInteger(p) && p >= 0 && p < OPTIONS))) {
       throw new Error(`picks must be ${N} option numbers (0–3) or null`);

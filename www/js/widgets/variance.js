@@ -7,14 +7,16 @@
 //   state: none (a measurement, not a setting); `running` is true while it measures
 
 import { AttnWidget, define, h } from '../widget-base.js';
-import { B_CSS, fillStrings, k, num } from './b-util.js';
+import { formatFixed } from '../format.js';
+import { fillStrings, k } from './labels.js';
+import { NOTE_WIDGET_CSS } from './lesson-css.js';
 
 const DIMS = [4, 16, 64, 256, 512];
 const N = 20000;
 
 class Variance extends AttnWidget {
   static tag = 'attn-variance';
-  static css = `${B_CSS}
+  static css = `${NOTE_WIDGET_CSS}
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
     progress { width: 120px; accent-color: var(--_accent); }
     table.plain { table-layout: fixed; width: min(100%, 460px); }
@@ -123,7 +125,7 @@ class Variance extends AttnWidget {
     DIMS.forEach((d, i) => {
       const r = this.#rows[i];
       const cells = this.cells[i];
-      const values = r ? [num(r.var_unscaled, 2), num(r.var_scaled, 3), num(r.std_unscaled, 2)] : [blank, blank, blank];
+      const values = r ? [formatFixed(r.var_unscaled, 2), formatFixed(r.var_scaled, 3), formatFixed(r.std_unscaled, 2)] : [blank, blank, blank];
       values.forEach((v, j) => { if (cells[j].textContent !== v) cells[j].textContent = v; });
     });
   }
