@@ -463,12 +463,15 @@ fn codes_are_unique_simple_and_the_page_tables_say_them() {
 }
 
 /// The number parser's messages, passed on by the lesson, are the parser's own text
-/// and the page's (www/js/i18n/en.js) for every kind of bad number.
+/// and the page's (www/js/i18n/errors-number.js) for every kind of bad number.
 #[test]
 fn number_codes_are_the_parsers() {
     use attention_playground::parse::NumberError;
-    let en =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/js/i18n/en.js")).unwrap();
+    let en = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/js/i18n/errors-number.js"
+    ))
+    .unwrap();
     let all = [
         NumberError::Empty,
         NumberError::NotANumber("abc".into()),
@@ -485,7 +488,7 @@ fn number_codes_are_the_parsers() {
         let filled = english.replace("{text}", e.text().unwrap_or(""));
         assert_eq!(filled, e.to_string());
         let line = format!("'err.{}': '{english}',", e.code());
-        assert!(en.contains(&line), "en.js lacks {line}");
+        assert!(en.contains(&line), "errors-number.js lacks {line}");
         if let Some(text) = e.text() {
             let passed = parse_numbers(text).unwrap_err();
             assert_eq!(passed.to_string(), e.to_string(), "{text}");

@@ -73,7 +73,7 @@ pub const MESSAGES: Messages = &[
 ];
 
 /// The number parser's codes (`NumberError::code`) and its English, which the page
-/// already says from `err.number.*` (www/js/i18n/en.js, zh.js); tests/lesson_errors.rs
+/// already says from `err.number.*` (www/js/i18n/errors-number.js); tests/lesson_errors.rs
 /// holds each equal to `NumberError`'s `Display`.
 pub const NUMBER_MESSAGES: Messages = &[
     (

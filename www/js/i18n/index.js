@@ -11,3 +11,4 @@ export * as partBPractice from './part-b-practice.js';
 export * as partC from './part-c.js';
 export * as partGpt from './part-gpt.js';
 export * as errorsNumber from './errors-number.js';
+export * as errorsLesson from './errors-lesson.js';
