@@ -25,6 +25,11 @@ fn start(n: usize, rng: &mut Rng) -> Vec<f32> {
     v
 }
 
+/// got ≈ want (`close`), both still ending in their NaN past the end.
+fn same(got: &[f32], want: &[f32], k: usize, what: &str) {
+    close(body(got, what), body(want, what), k, what);
+}
+
 /// Checks that the NaN past the end survived and returns the rest.
 fn body<'a>(v: &'a [f32], what: &str) -> &'a [f32] {
     let (last, rest) = v.split_last().unwrap();
@@ -45,78 +50,61 @@ const ATTN_SHAPES: [(usize, usize, usize, usize); 9] = [
     (1, 33, 1, 8),
 ];
 
+/// ATTN_SHAPES, each causal and full.
+fn attn_shapes() -> impl Iterator<Item = AttnShape> {
+    let both = |(b, t, nh, hs): (usize, usize, usize, usize)| {
+        [true, false].map(|causal| AttnShape {
+            b,
+            t,
+            c: nh * hs,
+            nh,
+            causal,
+        })
+    };
+    ATTN_SHAPES.into_iter().flat_map(both)
+}
+
 #[test]
 fn attention_forward_equals_naive() {
     let mut rng = Rng::new(11);
-    for (b, t, nh, hs) in ATTN_SHAPES {
-        for causal in [true, false] {
-            let s = AttnShape {
-                b,
-                t,
-                c: nh * hs,
-                nh,
-                causal,
-            };
-            let qkv = random(b * t * 3 * s.c, &mut rng);
-            let (bt, tt) = (b * t, b * nh * t * t);
-            let scratch = || vec![f32::NAN; attention_scratch_len(t, hs)];
-            let (mut out, mut pre, mut att) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
-            naive::attention_forward(&mut out, &mut pre, &mut att, &qkv, &mut scratch(), s);
-            both_levels(|level| {
-                let what = format!("attention {s:?} {level}");
-                let (mut o, mut p, mut a) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
-                ops::attention_forward(&mut o, &mut p, &mut a, &qkv, &mut scratch(), s);
-                close(
-                    body(&p, &what),
-                    body(&pre, &what),
-                    hs,
-                    &format!("preatt {what}"),
-                );
-                close(
-                    body(&a, &what),
-                    body(&att, &what),
-                    t,
-                    &format!("att {what}"),
-                );
-                close(
-                    body(&o, &what),
-                    body(&out, &what),
-                    t,
-                    &format!("out {what}"),
-                );
-            });
-        }
+    for s in attn_shapes() {
+        let (b, t, nh, hs) = (s.b, s.t, s.nh, s.hs());
+        let qkv = random(b * t * 3 * s.c, &mut rng);
+        let (bt, tt) = (b * t, b * nh * t * t);
+        let scratch = || vec![f32::NAN; attention_scratch_len(t, hs)];
+        let (mut out, mut pre, mut att) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
+        naive::attention_forward(&mut out, &mut pre, &mut att, &qkv, &mut scratch(), s);
+        both_levels(|level| {
+            let what = format!("attention {s:?} {level}");
+            let (mut o, mut p, mut a) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
+            ops::attention_forward(&mut o, &mut p, &mut a, &qkv, &mut scratch(), s);
+            same(&p, &pre, hs, &format!("preatt {what}"));
+            same(&a, &att, t, &format!("att {what}"));
+            same(&o, &out, t, &format!("out {what}"));
+        });
     }
 }
 
 #[test]
 fn attention_backward_equals_naive() {
     let mut rng = Rng::new(12);
-    for (b, t, nh, hs) in ATTN_SHAPES {
-        for causal in [true, false] {
-            let s = AttnShape {
-                b,
-                t,
-                c: nh * hs,
-                nh,
-                causal,
-            };
-            let (bt, tt) = (b * t, b * nh * t * t);
-            let (qkv, dout) = (random(bt * 3 * s.c, &mut rng), random(bt * s.c, &mut rng));
-            let mut scratch = vec![f32::NAN; attention_scratch_len(t, hs)];
-            let (mut out, mut pre, mut att) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
-            naive::attention_forward(&mut out, &mut pre, &mut att, &qkv, &mut scratch, s);
-            let dqkv0 = start(bt * 3 * s.c, &mut rng);
-            let mut want = dqkv0.clone();
-            naive::attention_backward(&mut want, &dout, &qkv, &att, &mut scratch, s);
-            both_levels(|level| {
-                let what = format!("dqkv {s:?} {level}");
-                let mut got = dqkv0.clone();
-                scratch.fill(f32::NAN);
-                ops::attention_backward(&mut got, &dout, &qkv, &att, &mut scratch, s);
-                close(body(&got, &what), body(&want, &what), t.max(hs), &what);
-            });
-        }
+    for s in attn_shapes() {
+        let (b, t, nh, hs) = (s.b, s.t, s.nh, s.hs());
+        let (bt, tt) = (b * t, b * nh * t * t);
+        let (qkv, dout) = (random(bt * 3 * s.c, &mut rng), random(bt * s.c, &mut rng));
+        let mut scratch = vec![f32::NAN; attention_scratch_len(t, hs)];
+        let (mut out, mut pre, mut att) = (poisoned(bt * s.c), poisoned(tt), poisoned(tt));
+        naive::attention_forward(&mut out, &mut pre, &mut att, &qkv, &mut scratch, s);
+        let dqkv0 = start(bt * 3 * s.c, &mut rng);
+        let mut want = dqkv0.clone();
+        naive::attention_backward(&mut want, &dout, &qkv, &att, &mut scratch, s);
+        both_levels(|level| {
+            let what = format!("dqkv {s:?} {level}");
+            let mut got = dqkv0.clone();
+            scratch.fill(f32::NAN);
+            ops::attention_backward(&mut got, &dout, &qkv, &att, &mut scratch, s);
+            same(&got, &want, t.max(hs), &what);
+        });
     }
 }
 
@@ -159,48 +147,18 @@ fn layernorm_equals_naive() {
                 let what = format!("layernorm ({bt}, {c}) bias {bias} {level}");
                 let (mut o, mut m, mut r) = (poisoned(bt * c), poisoned(bt), poisoned(bt));
                 ops::layernorm_forward(&mut o, &mut m, &mut r, &inp, w, c);
-                close(
-                    body(&o, &what),
-                    body(&out, &what),
-                    c,
-                    &format!("out {what}"),
-                );
-                close(
-                    body(&m, &what),
-                    body(&mean, &what),
-                    c,
-                    &format!("mean {what}"),
-                );
-                close(
-                    body(&r, &what),
-                    body(&rstd, &what),
-                    c,
-                    &format!("rstd {what}"),
-                );
+                same(&o, &out, c, &format!("out {what}"));
+                same(&m, &mean, c, &format!("mean {what}"));
+                same(&r, &rstd, c, &format!("rstd {what}"));
                 let (mut gi, mut gw, mut gb) = (dinp0.clone(), dw0.clone(), db0.clone());
                 let grads = WeightGrads {
                     dweight: &mut gw,
                     dbias: &mut gb[..b.len()],
                 };
                 ops::layernorm_backward(&mut gi, grads, &dout, saved, &weight, c);
-                close(
-                    body(&gi, &what),
-                    body(&dinp, &what),
-                    c,
-                    &format!("dinp {what}"),
-                );
-                close(
-                    body(&gw, &what),
-                    body(&dw, &what),
-                    bt,
-                    &format!("dweight {what}"),
-                );
-                close(
-                    body(&gb, &what),
-                    body(&db, &what),
-                    bt,
-                    &format!("dbias {what}"),
-                );
+                same(&gi, &dinp, c, &format!("dinp {what}"));
+                same(&gw, &dw, bt, &format!("dweight {what}"));
+                same(&gb, &db, bt, &format!("dbias {what}"));
             });
         }
     }
@@ -245,36 +203,16 @@ fn matmul_ops_equal_naive() {
                 let what = format!("linear {s:?} bias {bias} {level}");
                 let (mut o, mut wt) = (poisoned(bt * oc), vec![f32::NAN; ic * oc]);
                 ops::matmul_forward(&mut o, &inp, w, &mut wt, s);
-                close(
-                    body(&o, &what),
-                    body(&out, &what),
-                    ic,
-                    &format!("out {what}"),
-                );
+                same(&o, &out, ic, &format!("out {what}"));
                 let (mut gi, mut gw, mut gb) = (dinp0.clone(), dw0.clone(), db0.clone());
                 let grads = WeightGrads {
                     dweight: &mut gw,
                     dbias: &mut gb[..b.len()],
                 };
                 ops::matmul_backward(&mut gi, grads, &dout, &inp, &weight, s);
-                close(
-                    body(&gi, &what),
-                    body(&dinp, &what),
-                    oc,
-                    &format!("dinp {what}"),
-                );
-                close(
-                    body(&gw, &what),
-                    body(&dw, &what),
-                    bt,
-                    &format!("dweight {what}"),
-                );
-                close(
-                    body(&gb, &what),
-                    body(&db, &what),
-                    bt,
-                    &format!("dbias {what}"),
-                );
+                same(&gi, &dinp, oc, &format!("dinp {what}"));
+                same(&gw, &dw, bt, &format!("dweight {what}"));
+                same(&gb, &db, bt, &format!("dbias {what}"));
             });
         }
     }
@@ -296,20 +234,10 @@ fn gelu_equals_naive() {
             let what = format!("gelu {n} {level}");
             let mut o = poisoned(n);
             ops::gelu_forward(&mut o, &inp);
-            close(
-                body(&o, &what),
-                body(&out, &what),
-                1,
-                &format!("out {what}"),
-            );
+            same(&o, &out, 1, &format!("out {what}"));
             let mut d = dinp0.clone();
             ops::gelu_backward(&mut d, &inp, &dout);
-            close(
-                body(&d, &what),
-                body(&dinp, &what),
-                1,
-                &format!("dinp {what}"),
-            );
+            same(&d, &dinp, 1, &format!("dinp {what}"));
         });
     }
 }
@@ -328,20 +256,10 @@ fn crossentropy_equals_naive() {
                 let what = format!("crossentropy ({bt}, {v}) targets {with_targets} {level}");
                 let (mut l, mut p) = (poisoned(bt), poisoned(bt * v));
                 let got = ops::crossentropy_forward(&mut l, &mut p, &logits, y, v);
-                close(
-                    body(&p, &what),
-                    body(&probs, &what),
-                    v,
-                    &format!("probs {what}"),
-                );
+                same(&p, &probs, v, &format!("probs {what}"));
                 assert_eq!(got.is_some(), with_targets, "{what}: a mean iff targets");
                 if with_targets {
-                    close(
-                        body(&l, &what),
-                        body(&losses, &what),
-                        v,
-                        &format!("losses {what}"),
-                    );
+                    same(&l, &losses, v, &format!("losses {what}"));
                     close(
                         &[got.unwrap()],
                         &[mean.unwrap()],
@@ -367,7 +285,7 @@ fn crossentropy_equals_naive() {
         let mut got = dlogits0.clone();
         ops::crossentropy_backward(&mut got, probs, &targets, 0.25, v);
         let what = format!("dlogits ({bt}, {v})");
-        close(body(&got, &what), body(&want, &what), 1, &what);
+        same(&got, &want, 1, &what);
     }
 }
 

@@ -265,7 +265,8 @@ pub fn crossentropy_forward(
     targets.map(|y| (total / y.len() as f64) as f32)
 }
 
-/// dlogits (BT,V) += (probs − onehot(targets)) · dloss.
+/// dlogits (BT,V) += (probs − onehot(targets)) · dloss: every logit gets probs · dloss,
+/// the target's loses dloss.
 pub fn crossentropy_backward(
     dlogits: &mut [f32],
     probs: &[f32],
@@ -273,10 +274,10 @@ pub fn crossentropy_backward(
     dloss: f32,
     v: usize,
 ) {
+    for (d, &p) in dlogits.iter_mut().zip(&probs[..targets.len() * v]) {
+        *d += p * dloss;
+    }
     for (n, &y) in targets.iter().enumerate() {
-        for i in 0..v {
-            let indicator = if i == y as usize { 1.0 } else { 0.0 };
-            dlogits[n * v + i] += (probs[n * v + i] - indicator) * dloss;
-        }
+        dlogits[n * v + y as usize] -= dloss;
     }
 }

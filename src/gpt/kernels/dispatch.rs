@@ -132,6 +132,42 @@ macro_rules! dispatch {
 
 pub(crate) use dispatch;
 
+/// A dispatched kernel written once: `kernel! { /// doc
+/// pub fn name<const FMA: bool>(args) -> ret { body } }` defines `name(args)`, which runs
+/// `body` compiled for the detected instruction set through `dispatch!`. With
+/// `<const FMA: bool, const R: usize, const W: usize>` the body gets the matmul tile too;
+/// with no generics it is only compiled for the wider vectors.
+macro_rules! kernel {
+    ($(#[$m:meta])* $vis:vis fn $name:ident<const $fma:ident: bool, const $r:ident: usize,
+     const $w:ident: usize>($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        $(#[$m])* $vis fn $name($($arg: $ty),*) $(-> $ret)? {
+            #[inline(always)]
+            fn body<const $fma: bool, const $r: usize, const $w: usize>(
+                $($arg: $ty),*
+            ) $(-> $ret)? $body
+            $crate::gpt::kernels::dispatch!(tiled body, ($($arg: $ty),*) $(-> $ret)?)
+        }
+    };
+    ($(#[$m:meta])* $vis:vis fn $name:ident<const $fma:ident: bool>($($arg:ident: $ty:ty),* $(,)?)
+     $(-> $ret:ty)? $body:block) => {
+        $(#[$m])* $vis fn $name($($arg: $ty),*) $(-> $ret)? {
+            #[inline(always)]
+            fn body<const $fma: bool>($($arg: $ty),*) $(-> $ret)? $body
+            $crate::gpt::kernels::dispatch!(body, ($($arg: $ty),*) $(-> $ret)?)
+        }
+    };
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?
+     $body:block) => {
+        $(#[$m])* $vis fn $name($($arg: $ty),*) $(-> $ret)? {
+            #[inline(always)]
+            fn body($($arg: $ty),*) $(-> $ret)? $body
+            $crate::gpt::kernels::dispatch!(plain body, ($($arg: $ty),*) $(-> $ret)?)
+        }
+    };
+}
+
+pub(crate) use kernel;
+
 /// a·b + c, fused when the instantiation has FMA (wasm's simd128 and SSE2 do not).
 #[inline(always)]
 pub(crate) fn fmadd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {

@@ -1,7 +1,7 @@
 //! Element-wise math without libm calls, so loops over it vectorise: eˣ, the standard
 //! normal CDF Φ and density φ, and GELU = x·Φ(x) forward and backward.
 
-use super::dispatch::dispatch;
+use super::dispatch::kernel;
 
 /// eˣ for x ≤ 88 within about 2 ulp, 0 below −87 (Cephes expf: x = n·ln2 + r, a degree-6
 /// polynomial in r, then 2ⁿ from the exponent bits). No branches and no libm call, so loops
@@ -63,26 +63,20 @@ pub fn normal_pdf(x: f32) -> f32 {
     INV_SQRT_2PI * exp(-0.5 * x * x)
 }
 
-/// out = x·Φ(x) element-wise (exact-erf GELU).
-pub fn gelu(out: &mut [f32], inp: &[f32]) {
-    dispatch!(plain gelu_body, (out: &mut [f32], inp: &[f32]))
-}
-
-#[inline(always)]
-fn gelu_body(out: &mut [f32], inp: &[f32]) {
-    for (o, &x) in out.iter_mut().zip(inp) {
-        *o = x * normal_cdf(x);
+kernel! {
+    /// out = x·Φ(x) element-wise (exact-erf GELU).
+    pub fn gelu(out: &mut [f32], inp: &[f32]) {
+        for (o, &x) in out.iter_mut().zip(inp) {
+            *o = x * normal_cdf(x);
+        }
     }
 }
 
-/// dinp += (Φ(x) + x·φ(x))·dout element-wise: d/dx of x·Φ(x).
-pub fn gelu_grad(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
-    dispatch!(plain gelu_grad_body, (dinp: &mut [f32], inp: &[f32], dout: &[f32]))
-}
-
-#[inline(always)]
-fn gelu_grad_body(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
-    for ((d, &x), &g) in dinp.iter_mut().zip(inp).zip(dout) {
-        *d += (normal_cdf(x) + x * normal_pdf(x)) * g;
+kernel! {
+    /// dinp += (Φ(x) + x·φ(x))·dout element-wise: d/dx of x·Φ(x).
+    pub fn gelu_grad(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
+        for ((d, &x), &g) in dinp.iter_mut().zip(inp).zip(dout) {
+            *d += (normal_cdf(x) + x * normal_pdf(x)) * g;
+        }
     }
 }

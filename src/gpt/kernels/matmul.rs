@@ -18,24 +18,28 @@ use super::rows::axpy;
 
 /// C (n×m) += A (n×k) @ B (k×m), all row-major. Panics unless the lengths fit.
 pub fn matmul_nn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, k: usize, m: usize) {
-    assert!(
-        c.len() >= n * m && a.len() >= n * k && b.len() >= k * m,
-        "matmul_nn shapes"
-    );
     let c = StridedMut { data: c, ld: m };
-    let (a, b) = (Strided { data: a, ld: k }, Strided { data: b, ld: m });
-    matmul_nn_strided(c, a, b, n, k, m)
+    matmul_nn_strided(
+        c,
+        Strided { data: a, ld: k },
+        Strided { data: b, ld: m },
+        n,
+        k,
+        m,
+    )
 }
 
 /// C (m×p) += Aᵀ @ B with A (n×m), B (n×p), all row-major. Panics unless the lengths fit.
 pub fn matmul_tn(c: &mut [f32], a: &[f32], b: &[f32], n: usize, m: usize, p: usize) {
-    assert!(
-        c.len() >= m * p && a.len() >= n * m && b.len() >= n * p,
-        "matmul_tn shapes"
-    );
     let c = StridedMut { data: c, ld: p };
-    let (a, b) = (Strided { data: a, ld: m }, Strided { data: b, ld: p });
-    matmul_tn_strided(c, a, b, n, m, p)
+    matmul_tn_strided(
+        c,
+        Strided { data: a, ld: m },
+        Strided { data: b, ld: p },
+        n,
+        m,
+        p,
+    )
 }
 
 /// C (n×m) += A (n×k) @ B (k×m), the plain triple loop.

@@ -6,7 +6,7 @@
 //!
 //! B = batch, T = time, C = channels, NH = heads, HS = C / NH.
 
-use super::super::kernels::{self, dispatch, Strided, StridedMut};
+use super::super::kernels::{self, kernel, Strided, StridedMut};
 use super::AttnShape;
 
 /// Scratch floats the attention pair needs for sequences of t tokens and head size hs.
@@ -43,44 +43,30 @@ fn scale(hs: usize) -> f32 {
     (1.0 / (hs as f64).sqrt()) as f32
 }
 
-/// qkv (B,T,3C) rows [q | k | v], head h = columns h·HS..(h+1)·HS of each;
-/// preatt, att (B,NH,T,T): scaled scores q·k/√HS and their softmax (masked cells −inf, 0);
-/// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS;
-/// scratch: `attention_scratch_len(T, HS)` floats.
-/// Per (sequence, head): preatt = Q Kᵀ · scale, att = softmax(preatt) per row, out = att V.
-pub fn attention_forward(
-    out: &mut [f32],
-    preatt: &mut [f32],
-    att: &mut [f32],
-    qkv: &[f32],
-    scratch: &mut [f32],
-    s: AttnShape,
-) {
-    dispatch!(
-        tiled attention_forward_body,
-        (out: &mut [f32], preatt: &mut [f32], att: &mut [f32], qkv: &[f32], scratch: &mut [f32],
-         s: AttnShape)
-    )
-}
-
-#[inline(always)]
-fn attention_forward_body<const FMA: bool, const R: usize, const W: usize>(
-    out: &mut [f32],
-    preatt: &mut [f32],
-    att: &mut [f32],
-    qkv: &[f32],
-    scratch: &mut [f32],
-    s: AttnShape,
-) {
-    let (t, c) = (s.t, s.c);
-    let kt = &mut scratch[..s.hs() * t]; // (HS,T) Kᵀ of one head
-    for bi in 0..s.b {
-        let qkv_b = &qkv[bi * t * 3 * c..][..t * 3 * c];
-        let out_b = &mut out[bi * t * c..][..t * c];
-        for h in 0..s.nh {
-            let tt = (bi * s.nh + h) * t * t;
-            let (pre, w) = (&mut preatt[tt..][..t * t], &mut att[tt..][..t * t]);
-            head_forward::<FMA, R, W>(out_b, pre, w, qkv_b, kt, h, s);
+kernel! {
+    /// qkv (B,T,3C) rows [q | k | v], head h = columns h·HS..(h+1)·HS of each;
+    /// preatt, att (B,NH,T,T): scaled scores q·k/√HS and their softmax (masked cells −inf, 0);
+    /// out (B,T,C): heads merged, head h in columns h·HS..(h+1)·HS;
+    /// scratch: `attention_scratch_len(T, HS)` floats.
+    /// Per (sequence, head): preatt = Q Kᵀ · scale, att = softmax(preatt) per row, out = att V.
+    pub fn attention_forward<const FMA: bool, const R: usize, const W: usize>(
+        out: &mut [f32],
+        preatt: &mut [f32],
+        att: &mut [f32],
+        qkv: &[f32],
+        scratch: &mut [f32],
+        s: AttnShape,
+    ) {
+        let (t, c) = (s.t, s.c);
+        let kt = &mut scratch[..s.hs() * t]; // (HS,T) Kᵀ of one head
+        for bi in 0..s.b {
+            let qkv_b = &qkv[bi * t * 3 * c..][..t * 3 * c];
+            let out_b = &mut out[bi * t * c..][..t * c];
+            for h in 0..s.nh {
+                let tt = (bi * s.nh + h) * t * t;
+                let (pre, w) = (&mut preatt[tt..][..t * t], &mut att[tt..][..t * t]);
+                head_forward::<FMA, R, W>(out_b, pre, w, qkv_b, kt, h, s);
+            }
         }
     }
 }
@@ -125,40 +111,26 @@ fn head_forward<const FMA: bool, const R: usize, const W: usize>(
     kernels::nn_strided::<FMA, R, W>(head_mut(out_b, h * hs, c), w, v, t, t, hs);
 }
 
-/// dqkv (B,T,3C) += from dout (B,T,C), with the forward's att (B,NH,T,T);
-/// scratch: `attention_scratch_len(T, HS)` floats.
-pub fn attention_backward(
-    dqkv: &mut [f32],
-    dout: &[f32],
-    qkv: &[f32],
-    att: &[f32],
-    scratch: &mut [f32],
-    s: AttnShape,
-) {
-    dispatch!(
-        tiled attention_backward_body,
-        (dqkv: &mut [f32], dout: &[f32], qkv: &[f32], att: &[f32], scratch: &mut [f32],
-         s: AttnShape)
-    )
-}
-
-#[inline(always)]
-fn attention_backward_body<const FMA: bool, const R: usize, const W: usize>(
-    dqkv: &mut [f32],
-    dout: &[f32],
-    qkv: &[f32],
-    att: &[f32],
-    scratch: &mut [f32],
-    s: AttnShape,
-) {
-    let (t, c) = (s.t, s.c);
-    for bi in 0..s.b {
-        let off = bi * t * 3 * c;
-        let (qkv_b, dqkv_b) = (&qkv[off..][..t * 3 * c], &mut dqkv[off..][..t * 3 * c]);
-        let dout_b = &dout[bi * t * c..][..t * c];
-        for h in 0..s.nh {
-            let w = &att[(bi * s.nh + h) * t * t..][..t * t];
-            head_backward::<FMA, R, W>(dqkv_b, dout_b, qkv_b, w, scratch, h, s);
+kernel! {
+    /// dqkv (B,T,3C) += from dout (B,T,C), with the forward's att (B,NH,T,T);
+    /// scratch: `attention_scratch_len(T, HS)` floats.
+    pub fn attention_backward<const FMA: bool, const R: usize, const W: usize>(
+        dqkv: &mut [f32],
+        dout: &[f32],
+        qkv: &[f32],
+        att: &[f32],
+        scratch: &mut [f32],
+        s: AttnShape,
+    ) {
+        let (t, c) = (s.t, s.c);
+        for bi in 0..s.b {
+            let off = bi * t * 3 * c;
+            let (qkv_b, dqkv_b) = (&qkv[off..][..t * 3 * c], &mut dqkv[off..][..t * 3 * c]);
+            let dout_b = &dout[bi * t * c..][..t * c];
+            for h in 0..s.nh {
+                let w = &att[(bi * s.nh + h) * t * t..][..t * t];
+                head_backward::<FMA, R, W>(dqkv_b, dout_b, qkv_b, w, scratch, h, s);
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ mod attention;
 
 pub use attention::{attention_backward, attention_forward, attention_scratch_len};
 
-use super::kernels::{self, dispatch};
+use super::kernels::{self, kernel};
 
 /// A Linear's or a LayerNorm's parameters; an empty bias means `bias=False`.
 #[derive(Clone, Copy, Debug)]
@@ -108,103 +108,76 @@ pub fn encoder_backward(
     }
 }
 
-/// out (BT,C) = (inp − mean) · rstd · weight + bias per row; mean, rstd (BT) kept for
-/// backward. Biased variance (÷C), eps 1e-5, as torch's LayerNorm.
-pub fn layernorm_forward(
-    out: &mut [f32],
-    mean: &mut [f32],
-    rstd: &mut [f32],
-    inp: &[f32],
-    w: Weights,
-    c: usize,
-) {
-    dispatch!(
-        layernorm_forward_body,
-        (out: &mut [f32], mean: &mut [f32], rstd: &mut [f32], inp: &[f32], w: Weights, c: usize)
-    )
-}
-
-#[inline(always)]
-fn layernorm_forward_body<const FMA: bool>(
-    out: &mut [f32],
-    mean: &mut [f32],
-    rstd: &mut [f32],
-    inp: &[f32],
-    w: Weights,
-    c: usize,
-) {
-    let weight = &w.weight[..c];
-    let rows = out.chunks_exact_mut(c).zip(inp.chunks_exact(c));
-    for ((o, x), (m, s)) in rows.zip(mean.iter_mut().zip(rstd.iter_mut())) {
-        let mu = kernels::sum(x) / c as f32;
-        for (oj, &xj) in o.iter_mut().zip(x) {
-            *oj = xj - mu; // centred, reused for the variance
+kernel! {
+    /// out (BT,C) = (inp − mean) · rstd · weight + bias per row; mean, rstd (BT) kept for
+    /// backward. Biased variance (÷C), eps 1e-5, as torch's LayerNorm.
+    pub fn layernorm_forward<const FMA: bool>(
+        out: &mut [f32],
+        mean: &mut [f32],
+        rstd: &mut [f32],
+        inp: &[f32],
+        w: Weights,
+        c: usize,
+    ) {
+        let weight = &w.weight[..c];
+        let rows = out.chunks_exact_mut(c).zip(inp.chunks_exact(c));
+        for ((o, x), (m, s)) in rows.zip(mean.iter_mut().zip(rstd.iter_mut())) {
+            let mu = kernels::sum(x) / c as f32;
+            for (oj, &xj) in o.iter_mut().zip(x) {
+                *oj = xj - mu; // centred, reused for the variance
+            }
+            let var = kernels::dot::<FMA>(o, o) / c as f32;
+            let r = 1.0 / (var + 1e-5).sqrt();
+            if w.bias.is_empty() {
+                o.iter_mut()
+                    .zip(weight)
+                    .for_each(|(oj, &w)| *oj = *oj * r * w);
+            } else {
+                let it = o.iter_mut().zip(weight).zip(&w.bias[..c]);
+                it.for_each(|((oj, &w), &b)| *oj = *oj * r * w + b);
+            }
+            (*m, *s) = (mu, r);
         }
-        let var = kernels::dot::<FMA>(o, o) / c as f32;
-        let r = 1.0 / (var + 1e-5).sqrt();
-        if w.bias.is_empty() {
-            o.iter_mut()
-                .zip(weight)
-                .for_each(|(oj, &w)| *oj = *oj * r * w);
-        } else {
-            let it = o.iter_mut().zip(weight).zip(&w.bias[..c]);
-            it.for_each(|((oj, &w), &b)| *oj = *oj * r * w + b);
-        }
-        (*m, *s) = (mu, r);
     }
 }
 
-/// dinp (BT,C), dweight (C), dbias (C) += from dout (BT,C), with the forward's input,
-/// mean and rstd.
-pub fn layernorm_backward(
-    dinp: &mut [f32],
-    dw: WeightGrads,
-    dout: &[f32],
-    saved: LayerNormSaved,
-    weight: &[f32],
-    c: usize,
-) {
-    dispatch!(
-        layernorm_backward_body,
-        (dinp: &mut [f32], dw: WeightGrads, dout: &[f32], saved: LayerNormSaved,
-         weight: &[f32], c: usize)
-    )
-}
-
-#[inline(always)]
-fn layernorm_backward_body<const FMA: bool>(
-    dinp: &mut [f32],
-    dw: WeightGrads,
-    dout: &[f32],
-    saved: LayerNormSaved,
-    weight: &[f32],
-    c: usize,
-) {
-    let (weight, dweight, dbias) = (&weight[..c], &mut dw.dweight[..c], dw.dbias);
-    let rows = dinp
-        .chunks_exact_mut(c)
-        .zip(dout.chunks_exact(c))
-        .zip(saved.inp.chunks_exact(c));
-    for (((dx, dy), x), (&mu, &r)) in rows.zip(saved.mean.iter().zip(saved.rstd)) {
-        // out = norm · weight + bias with norm = (x − mean) · rstd
-        let (mut dnorm_mean, mut dnorm_norm_mean) = ([0.0f32; 8], [0.0f32; 8]);
-        for ((wc, dyc), xc) in weight.chunks(8).zip(dy.chunks(8)).zip(x.chunks(8)) {
-            for j in 0..wc.len() {
-                let dnorm = wc[j] * dyc[j];
-                dnorm_mean[j] += dnorm;
-                dnorm_norm_mean[j] += dnorm * (xc[j] - mu) * r;
+kernel! {
+    /// dinp (BT,C), dweight (C), dbias (C) += from dout (BT,C), with the forward's input,
+    /// mean and rstd.
+    pub fn layernorm_backward<const FMA: bool>(
+        dinp: &mut [f32],
+        dw: WeightGrads,
+        dout: &[f32],
+        saved: LayerNormSaved,
+        weight: &[f32],
+        c: usize,
+    ) {
+        let (weight, dweight, dbias) = (&weight[..c], &mut dw.dweight[..c], dw.dbias);
+        let rows = dinp
+            .chunks_exact_mut(c)
+            .zip(dout.chunks_exact(c))
+            .zip(saved.inp.chunks_exact(c));
+        for (((dx, dy), x), (&mu, &r)) in rows.zip(saved.mean.iter().zip(saved.rstd)) {
+            // out = norm · weight + bias with norm = (x − mean) · rstd
+            let (mut dnorm_mean, mut dnorm_norm_mean) = ([0.0f32; 8], [0.0f32; 8]);
+            for ((wc, dyc), xc) in weight.chunks(8).zip(dy.chunks(8)).zip(x.chunks(8)) {
+                for j in 0..wc.len() {
+                    let dnorm = wc[j] * dyc[j];
+                    dnorm_mean[j] += dnorm;
+                    dnorm_norm_mean[j] += dnorm * (xc[j] - mu) * r;
+                }
             }
-        }
-        let dnorm_mean = kernels::sum(&dnorm_mean) / c as f32;
-        let dnorm_norm_mean = kernels::sum(&dnorm_norm_mean) / c as f32;
-        if !dbias.is_empty() {
-            dbias[..c].iter_mut().zip(dy).for_each(|(g, &d)| *g += d);
-        }
-        for j in 0..c {
-            let norm = (x[j] - mu) * r;
-            dweight[j] += norm * dy[j];
-            // d(norm)/d(x) through x itself, the mean and the rstd
-            dx[j] += (weight[j] * dy[j] - dnorm_mean - norm * dnorm_norm_mean) * r;
+            let dnorm_mean = kernels::sum(&dnorm_mean) / c as f32;
+            let dnorm_norm_mean = kernels::sum(&dnorm_norm_mean) / c as f32;
+            if !dbias.is_empty() {
+                dbias[..c].iter_mut().zip(dy).for_each(|(g, &d)| *g += d);
+            }
+            for j in 0..c {
+                let norm = (x[j] - mu) * r;
+                dweight[j] += norm * dy[j];
+                // d(norm)/d(x) through x itself, the mean and the rstd
+                dx[j] += (weight[j] * dy[j] - dnorm_mean - norm * dnorm_norm_mean) * r;
+            }
         }
     }
 }
@@ -278,45 +251,32 @@ pub fn residual_backward(dinp1: &mut [f32], dinp2: &mut [f32], dout: &[f32]) {
     }
 }
 
-/// probs (BT,V) = softmax(logits (BT,V)) per row; with targets (BT), losses (BT) =
-/// −log probs[target], computed as logsumexp − logit as torch's log_softmax does.
-/// Returns the mean loss (sum in f64), or None without targets.
-pub fn crossentropy_forward(
-    losses: &mut [f32],
-    probs: &mut [f32],
-    logits: &[f32],
-    targets: Option<&[u32]>,
-    v: usize,
-) -> Option<f32> {
-    dispatch!(
-        plain crossentropy_forward_body,
-        (losses: &mut [f32], probs: &mut [f32], logits: &[f32], targets: Option<&[u32]>, v: usize)
-            -> Option<f32>
-    )
-}
-
-#[inline(always)]
-fn crossentropy_forward_body(
-    losses: &mut [f32],
-    probs: &mut [f32],
-    logits: &[f32],
-    targets: Option<&[u32]>,
-    v: usize,
-) -> Option<f32> {
-    let mut total = 0.0f64;
-    for (n, (p, l)) in probs
-        .chunks_exact_mut(v)
-        .zip(logits.chunks_exact(v))
-        .enumerate()
-    {
-        let (maxval, sum) = kernels::softmax(p, l);
-        if let Some(y) = targets {
-            let loss = sum.ln() - (l[y[n] as usize] - maxval);
-            losses[n] = loss;
-            total += loss as f64;
+kernel! {
+    /// probs (BT,V) = softmax(logits (BT,V)) per row; with targets (BT), losses (BT) =
+    /// −log probs[target], computed as logsumexp − logit as torch's log_softmax does.
+    /// Returns the mean loss (sum in f64), or None without targets.
+    pub fn crossentropy_forward(
+        losses: &mut [f32],
+        probs: &mut [f32],
+        logits: &[f32],
+        targets: Option<&[u32]>,
+        v: usize,
+    ) -> Option<f32> {
+        let mut total = 0.0f64;
+        for (n, (p, l)) in probs
+            .chunks_exact_mut(v)
+            .zip(logits.chunks_exact(v))
+            .enumerate()
+        {
+            let (maxval, sum) = kernels::softmax(p, l);
+            if let Some(y) = targets {
+                let loss = sum.ln() - (l[y[n] as usize] - maxval);
+                losses[n] = loss;
+                total += loss as f64;
+            }
         }
+        targets.map(|y| (total / y.len() as f64) as f32)
     }
-    targets.map(|y| (total / y.len() as f64) as f32)
 }
 
 /// dlogits (BT,V) += (probs − onehot(targets)) · dloss; dloss = 1/BT for the mean loss.
