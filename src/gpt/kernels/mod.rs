@@ -20,7 +20,9 @@ mod rows;
 mod simd128;
 
 pub use dispatch::{available_levels, force_level, force_portable, simd_level};
-pub(crate) use dispatch::{dispatch, kernel, level};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use dispatch::level; // for `dispatch!`, which only asks on x86_64
+pub(crate) use dispatch::{dispatch, kernel};
 pub use elementwise::{exp, gelu, gelu_grad, normal_cdf, normal_pdf};
 pub use matmul::{
     matmul_nn, matmul_nn_naive, matmul_nn_strided, matmul_tn, matmul_tn_naive, matmul_tn_strided,
