@@ -8,13 +8,16 @@
 //! everything backward needs (and the page draws) in `Activations` (`model`).
 //! Pure Rust, single-threaded, no clock: it compiles to wasm32-unknown-unknown as is.
 
+mod acts;
 pub mod adamw;
+mod block;
 pub mod checkpoint;
 pub mod config;
 pub mod data;
 pub mod error;
 pub mod kernels;
 pub mod model;
+pub mod naive;
 pub mod ops;
 pub mod params;
 pub mod rng;

@@ -1,6 +1,7 @@
 //! Generation: greedy (argmax, lowest id on ties) or temperature + top-k sampling, the
 //! context cropped to the last block_size ids, as the reference's `sample`.
 
+use super::kernels::softmax;
 use super::model::{Activations, Gpt};
 use super::rng::Rng;
 use super::{bail, GptError};
@@ -46,27 +47,25 @@ pub fn sample_logits(
     rng: &mut Rng,
     probs: &mut [f32],
 ) -> u32 {
-    let scaled = probs;
-    for (p, &l) in scaled.iter_mut().zip(logits) {
-        *p = l / opts.temperature;
-    }
+    let mut scaled: Vec<f32> = logits.iter().map(|&l| l / opts.temperature).collect();
     let kth = match opts.top_k {
         Some(k) if k > 0 && k < logits.len() => {
-            let mut sorted = scaled.to_vec();
+            let mut sorted = scaled.clone();
             sorted.sort_unstable_by(|a, b| b.total_cmp(a));
             sorted[k - 1]
         }
         _ => f32::NEG_INFINITY,
     };
-    let maxval = scaled.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-    let mut sum = 0.0f64;
-    for p in scaled.iter_mut() {
-        *p = if *p < kth { 0.0 } else { (*p - maxval).exp() };
-        sum += *p as f64;
-    }
+    scaled
+        .iter_mut()
+        .filter(|l| **l < kth)
+        .for_each(|l| *l = f32::NEG_INFINITY); // weight 0 below the top k
+    let probs = &mut probs[..scaled.len()];
+    softmax(probs, &scaled);
+    let sum: f64 = probs.iter().map(|&p| p as f64).sum();
     let mut u = rng.uniform() * sum;
     let mut last = 0;
-    for (i, &p) in scaled.iter().enumerate() {
+    for (i, &p) in probs.iter().enumerate() {
         if p > 0.0 {
             last = i;
             if u < p as f64 {

@@ -1,0 +1,193 @@
+//! gpt: train, sample, eval and bench the small GPT natively, with the same subcommands,
+//! flags and meanings as tools/gpt_torch.py (the same GPT in PyTorch).
+//!
+//!   gpt train  --preset tiny --data input.txt --iters 2000 --out tiny.safetensors
+//!   gpt sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
+//!   gpt eval   --ckpt tiny.safetensors --text "First Ci"
+//!   gpt bench  --preset tiny --data input.txt --iters 200
+//!
+//! Single-threaded (`--threads` is accepted for compatibility and must be 1). Extra flag:
+//! `--no-causal` trains without the causal mask (the lesson's counterexample).
+
+mod args;
+mod bench;
+
+use args::{trainer, Args};
+use attention_playground::gpt::checkpoint;
+use attention_playground::gpt::sample::{generate, SampleOptions};
+use attention_playground::gpt::{Activations, Gpt, Vocab};
+use bench::{cmd_bench, cmd_profile};
+use serde_json::json;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Batches per split for the train/val loss estimate (as the reference).
+const EVAL_ITERS: usize = 50;
+const MODEL_FLAGS: [&str; 11] = [
+    "preset",
+    "data",
+    "seed",
+    "n-layer",
+    "n-head",
+    "n-embd",
+    "block-size",
+    "batch-size",
+    "lr",
+    "weight-decay",
+    "dropout",
+];
+
+const USAGE: &str = "usage: gpt <train|sample|eval|bench> [flags]
+  model flags (train, bench): --preset tiny|small|cpu (tiny) --data FILE --seed N (1337)
+    --n-layer --n-head --n-embd --block-size --batch-size --lr --weight-decay (override
+    the preset) --dropout 0 --no-bias --no-causal
+  train:  --iters N (2000) --eval-interval N (500) --out FILE.safetensors
+  bench:  --iters N (200): 20 warm-up steps, then N timed steps; prints one JSON line
+  eval:   --ckpt FILE --text TEXT (2..block_size+1 characters)
+  sample: --ckpt FILE --prompt TEXT (\"\\n\") -n N (200) --greedy | --temperature T (1.0)
+          --top-k K --seed N (1337)
+  profile: --preset ... [--portable]: per-op milliseconds of one step (not in the reference)
+  every subcommand: --threads 1 (this CLI is single-threaded)";
+
+fn load(a: &Args) -> Result<(Gpt, Vocab), String> {
+    let path = a.required("ckpt")?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+    checkpoint::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+}
+
+fn cmd_train(a: &Args) -> Result<(), String> {
+    let (_, mut tr) = trainer(a)?;
+    let (iters, every): (usize, usize) = (a.or("iters", 2000)?, a.or("eval-interval", 500)?);
+    let out = a.required("out")?;
+    let tokens = (tr.hp.batch_size * tr.hp.block_size) as f64;
+    let (start, mut last_print) = (Instant::now(), Instant::now());
+    for it in 0..=iters {
+        if it == iters || (every > 0 && it % every == 0) {
+            let (train, val) = tr.estimate_loss(EVAL_ITERS);
+            eprint!("\r\x1b[K");
+            println!("step {it}: train loss {train:.4}, val loss {val:.4}");
+        }
+        if it < iters {
+            let loss = tr.step();
+            if last_print.elapsed().as_millis() >= 200 || it + 1 == iters {
+                let tps = (it + 1) as f64 * tokens / start.elapsed().as_secs_f64();
+                eprint!(
+                    "\rstep {}/{iters}  loss {loss:.4}  {tps:.0} tokens/s",
+                    it + 1
+                );
+                std::io::stderr().flush().ok();
+                last_print = Instant::now();
+            }
+        }
+    }
+    eprintln!();
+    std::fs::write(&out, tr.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+    println!("saved {out}");
+    Ok(())
+}
+
+fn cmd_eval(a: &Args) -> Result<(), String> {
+    let (model, vocab) = load(a)?;
+    let ids = vocab
+        .encode(&a.required("text")?)
+        .map_err(|e| e.to_string())?;
+    let bs = model.config.block_size;
+    if !(2..=bs + 1).contains(&ids.len()) {
+        return Err(format!(
+            "text must have 2..{} characters (block_size + 1), has {}",
+            bs + 1,
+            ids.len()
+        ));
+    }
+    let (x, y, t) = (&ids[..ids.len() - 1], &ids[1..], ids.len() - 1);
+    let mut acts = Activations::new(&model.config, 1, t);
+    let loss = model
+        .forward(&mut acts, x, Some(y), 1, t)
+        .unwrap_or(f32::NAN);
+    let losses: Vec<f64> = acts.losses[..t].iter().map(|&l| l as f64).collect();
+    println!("{}", json!({"loss": loss as f64, "losses": losses, "n": t}));
+    Ok(())
+}
+
+fn cmd_sample(a: &Args) -> Result<(), String> {
+    let (model, vocab) = load(a)?;
+    let prompt: String = a.or("prompt", "\n".to_string())?;
+    let opts = SampleOptions {
+        greedy: a.has("greedy"),
+        temperature: a.or("temperature", 1.0f32)?,
+        top_k: a.get("top-k")?,
+        seed: a.or("seed", 1337u64)?,
+    };
+    let mut ids = vocab.encode(&prompt).map_err(|e| e.to_string())?;
+    let start = ids.len();
+    let mut acts = Activations::new(&model.config, 1, model.config.block_size);
+    generate(&model, &mut acts, &mut ids, a.or("n", 200usize)?, &opts)
+        .map_err(|e| e.to_string())?;
+    println!("{}", vocab.decode(&ids[start..]));
+    Ok(())
+}
+
+fn run(argv: &[String]) -> Result<(), String> {
+    let Some(cmd) = argv.first() else {
+        return Err(USAGE.into());
+    };
+    let rest = &argv[1..];
+    let with_model = |own: &[&'static str]| -> Vec<&'static str> {
+        let mut v = MODEL_FLAGS.to_vec();
+        v.extend_from_slice(own);
+        v.push("threads");
+        v
+    };
+    let (values, switches): (Vec<&str>, &[&str]) = match cmd.as_str() {
+        "train" => (
+            with_model(&["iters", "eval-interval", "out"]),
+            &["no-bias", "no-causal"],
+        ),
+        "bench" => (with_model(&["iters"]), &["no-bias", "no-causal"]),
+        "profile" => (
+            with_model(&["iters"]),
+            &["no-bias", "no-causal", "portable"],
+        ),
+        "eval" => (vec!["ckpt", "text", "threads"], &[]),
+        "sample" => (
+            vec![
+                "ckpt",
+                "prompt",
+                "n",
+                "temperature",
+                "top-k",
+                "seed",
+                "threads",
+            ],
+            &["greedy"],
+        ),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        _ => return Err(format!("unknown subcommand {cmd:?}\n{USAGE}")),
+    };
+    let a = Args::parse(rest, &values, switches)?;
+    if a.or("threads", 1usize)? != 1 {
+        return Err("--threads: this CLI is single-threaded; use 1".into());
+    }
+    match cmd.as_str() {
+        "train" => cmd_train(&a),
+        "bench" => cmd_bench(&a),
+        "eval" => cmd_eval(&a),
+        "profile" => cmd_profile(&a),
+        _ => cmd_sample(&a),
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match run(&argv) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! wasm's simd128 tiles, written out in `core::arch::wasm32` f32x4 ops: R rows × 8 columns
+//! in 2·R v128 accumulators. simd128 has no FMA, so each step is a multiply then an add,
+//! rounded exactly as the portable body's `a * b + c`. `TA` as in `matmul::gemm`.
+
+use super::Strided;
+use core::arch::wasm32::*;
+
+/// The 8 floats at s[..8] as two f32x4.
+#[inline(always)]
+fn load8(s: &[f32]) -> [v128; 2] {
+    let s: &[f32; 8] = s[..8].try_into().unwrap();
+    let p = s.as_ptr() as *const v128;
+    // SAFETY: `s` is 8 readable f32s (32 bytes); v128_load needs no alignment.
+    unsafe { [v128_load(p), v128_load(p.add(1))] }
+}
+
+/// c[..8] += acc.
+#[inline(always)]
+fn add8(c: &mut [f32], acc: [v128; 2]) {
+    let c: &mut [f32; 8] = (&mut c[..8]).try_into().unwrap();
+    let [c0, c1] = load8(c);
+    let p = c.as_mut_ptr() as *mut v128;
+    // SAFETY: `c` is 8 writable f32s (32 bytes) borrowed exclusively; no alignment needed.
+    unsafe {
+        v128_store(p, f32x4_add(c0, acc[0]));
+        v128_store(p.add(1), f32x4_add(c1, acc[1]));
+    }
+}
+
+/// C[i0..i0+R][j0..j0+8] += op(A)[i0..i0+R][..k] @ B[..k][j0..j0+8].
+#[inline(always)]
+pub(super) fn tile<const R: usize, const TA: bool>(
+    c: &mut [f32],
+    ldc: usize,
+    a: Strided,
+    b: Strided,
+    i0: usize,
+    j0: usize,
+    k: usize,
+) {
+    let mut acc = [[f32x4_splat(0.0); 2]; R];
+    let rows: [&[f32]; R] = std::array::from_fn(|r| {
+        if TA {
+            &[][..]
+        } else {
+            &a.data[(i0 + r) * a.ld..][..k]
+        }
+    });
+    for p in 0..k {
+        let [b0, b1] = load8(&b.data[p * b.ld + j0..]);
+        let at: &[f32] = if TA {
+            &a.data[p * a.ld + i0..][..R]
+        } else {
+            &[]
+        };
+        for (r, (acc, row)) in acc.iter_mut().zip(&rows).enumerate() {
+            let av = f32x4_splat(if TA { at[r] } else { row[p] });
+            acc[0] = f32x4_add(acc[0], f32x4_mul(av, b0));
+            acc[1] = f32x4_add(acc[1], f32x4_mul(av, b1));
+        }
+    }
+    for (r, &acc) in acc.iter().enumerate() {
+        add8(&mut c[(i0 + r) * ldc + j0..], acc);
+    }
+}

@@ -1,0 +1,180 @@
+//! Helpers shared by the native and the wasm kernel tests (`gpt_kernels.rs`,
+//! `web_kernels.rs`, `gpt_ops.rs`): random inputs, strided views with NaN gaps, a pass
+//! over every instruction set, closeness, and the matmul checks themselves.
+#![allow(dead_code)]
+
+use attention_playground::gpt::kernels::{self, *};
+use attention_playground::gpt::Rng;
+use std::sync::Mutex;
+
+pub fn random(n: usize, rng: &mut Rng) -> Vec<f32> {
+    (0..n).map(|_| rng.normal(0.0, 1.0)).collect()
+}
+
+/// The instruction set is one process-wide setting and the tests run on parallel
+/// threads: each pass over the levels holds this lock, or a test on another thread
+/// switches the level under it (seen: "avx2+fma" asserted while "avx512" was set).
+static LEVEL: Mutex<()> = Mutex::new(());
+
+/// Runs `f` with every instruction set this CPU has (AVX-512, AVX2, portable; on wasm
+/// portable only, which is the simd128 body).
+pub fn both_levels(mut f: impl FnMut(&str)) {
+    let _only_us = LEVEL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for level in kernels::available_levels() {
+        assert!(kernels::force_level(level));
+        assert_eq!(kernels::simd_level(), level);
+        f(level);
+    }
+    kernels::force_portable(false);
+}
+
+/// got ≈ want element by element, each within 1e-5·(k + 1)·max(|want|, 1): k products or
+/// terms summed in a different order are ~k·ulp of their sum apart. Equal infinities
+/// (attention's masked scores) are equal; NaN never is.
+pub fn close(got: &[f32], want: &[f32], k: usize, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let tol = 1e-5 * (k as f32 + 1.0) * w.abs().max(1.0);
+        let same_inf = g.is_infinite() && g == w;
+        assert!(
+            same_inf || (g - w).abs() <= tol,
+            "{what} [{i}]: fast {g} vs naive {w}"
+        );
+    }
+}
+
+/// rows×cols with row stride ld; the gaps between rows hold NaN (never read or written).
+pub fn strided(rows: usize, cols: usize, ld: usize, rng: &mut Rng) -> Vec<f32> {
+    let mut v = vec![f32::NAN; rows * ld + 1];
+    for i in 0..rows {
+        for j in 0..cols {
+            v[i * ld + j] = rng.normal(0.0, 1.0);
+        }
+    }
+    v
+}
+
+pub fn view(data: &[f32], ld: usize) -> Strided<'_> {
+    Strided { data, ld }
+}
+
+pub fn gather(v: &[f32], rows: usize, cols: usize, ld: usize) -> Vec<f32> {
+    (0..rows * cols)
+        .map(|x| v[x / cols * ld + x % cols])
+        .collect()
+}
+
+/// `matmul_nn` against the triple loop for n, m in `sizes`, k in `ks`, NaN past the end.
+pub fn check_matmul_nn(sizes: &[usize], ks: &[usize], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for &n in sizes {
+        for &k in ks {
+            for &m in sizes {
+                let (a, b) = (random(n * k, &mut rng), random(k * m, &mut rng));
+                let c0 = random(n * m, &mut rng);
+                let mut want = c0.clone();
+                matmul_nn_naive(&mut want, &a, &b, n, k, m);
+                both_levels(|level| {
+                    let mut got = c0.clone();
+                    got.push(f32::NAN); // poison past the end: must stay untouched
+                    matmul_nn(&mut got, &a, &b, n, k, m);
+                    assert!(got.pop().unwrap().is_nan());
+                    close(&got, &want, k, &format!("nn {n}×{k}×{m} {level}"));
+                });
+            }
+        }
+    }
+}
+
+/// `matmul_tn` against the triple loop for n in `ns`, m, p in `sizes`.
+pub fn check_matmul_tn(ns: &[usize], sizes: &[usize], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for &n in ns {
+        for &m in sizes {
+            for &p in sizes {
+                let (a, b) = (random(n * m, &mut rng), random(n * p, &mut rng));
+                let c0 = random(m * p, &mut rng);
+                let mut want = c0.clone();
+                matmul_tn_naive(&mut want, &a, &b, n, m, p);
+                both_levels(|level| {
+                    let mut got = c0.clone();
+                    got.push(f32::NAN);
+                    matmul_tn(&mut got, &a, &b, n, m, p);
+                    assert!(got.pop().unwrap().is_nan());
+                    close(&got, &want, n, &format!("tn {n}×{m}×{p} {level}"));
+                });
+            }
+        }
+    }
+}
+
+/// C (rows×cols, stride ldc) after `mul`: the cells outside the view are still NaN and
+/// the view equals `want` (k terms per cell).
+fn check_view(
+    c: &[f32],
+    (rows, cols, ldc): (usize, usize, usize),
+    want: &[f32],
+    k: usize,
+    what: &str,
+) {
+    for (i, x) in c.iter().enumerate() {
+        let inside = i / ldc < rows && i % ldc < cols;
+        assert!(inside != x.is_nan(), "{what}: [{i}]");
+    }
+    close(&gather(c, rows, cols, ldc), want, k, what);
+}
+
+/// The strided views (attention's heads inside qkv) against the naive loops on copies;
+/// the NaN gaps between rows stay NaN and never reach C.
+pub fn check_strided_matmuls(sizes: &[usize], ks: &[usize], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for &n in sizes {
+        for &k in ks {
+            for &m in sizes {
+                let (lda, ldb, ldc) = (k + 3, m + 5, m + 2);
+                let (a, b) = (strided(n, k, lda, &mut rng), strided(k, m, ldb, &mut rng));
+                let c0 = strided(n, m, ldc, &mut rng);
+                let mut want = gather(&c0, n, m, ldc);
+                let ag = gather(&a, n, k, lda);
+                matmul_nn_naive(&mut want, &ag, &gather(&b, k, m, ldb), n, k, m);
+                both_levels(|level| {
+                    let mut c = c0.clone();
+                    let cv = StridedMut {
+                        data: &mut c,
+                        ld: ldc,
+                    };
+                    matmul_nn_strided(cv, view(&a, lda), view(&b, ldb), n, k, m);
+                    check_view(
+                        &c,
+                        (n, m, ldc),
+                        &want,
+                        k,
+                        &format!("nn strided {n}×{k}×{m} {level}"),
+                    );
+                });
+                // tn: C (k×m) += Aᵀ B with A (n×k), B (n×m)
+                let b2 = strided(n, m, ldb, &mut rng);
+                let c0 = strided(k, m, ldc, &mut rng);
+                let mut want = gather(&c0, k, m, ldc);
+                matmul_tn_naive(&mut want, &ag, &gather(&b2, n, m, ldb), n, k, m);
+                both_levels(|level| {
+                    let mut c = c0.clone();
+                    let cv = StridedMut {
+                        data: &mut c,
+                        ld: ldc,
+                    };
+                    matmul_tn_strided(cv, view(&a, lda), view(&b2, ldb), n, k, m);
+                    check_view(
+                        &c,
+                        (k, m, ldc),
+                        &want,
+                        n,
+                        &format!("tn strided {n}×{k}×{m} {level}"),
+                    );
+                });
+            }
+        }
+    }
+}
