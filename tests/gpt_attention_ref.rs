@@ -14,9 +14,9 @@
 //! B = batch, T = time, C = channels, NH = heads, HS = C / NH.
 
 use attention_playground::attention::attend;
+use attention_playground::attention::attend_backward;
 use attention_playground::gpt::ops::{self, attention_scratch_len, AttnShape};
 use attention_playground::gpt::Rng;
-use attention_playground::attention::attend_backward;
 use attention_playground::tensor::{causal_or_none, Matrix};
 
 const TOL: f64 = 1e-5;
