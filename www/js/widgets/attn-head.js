@@ -133,7 +133,7 @@ class AttnHead extends AttnWidget {
       if (!ok) throw new Error('tokens: expected a list of short strings');
       next.tokens = s.tokens.slice();
     }
-    if (!this.core || !this.#ui.main) {
+    if (!this.core || !this.#lab) {
       // Before the first draw: check it now (a link's numbers the core refuses make
       // the page's URL notice, not a late inline error), draw it on first render.
       if (this.core) this.#makeLab(next).free();
