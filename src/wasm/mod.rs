@@ -8,6 +8,7 @@
 
 pub mod explain;
 pub mod gpt;
+pub mod gpt_files;
 pub mod lesson;
 
 use serde::Serialize;

@@ -62,3 +62,13 @@ table.plain td.selected { background: #ece9f8; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; margin: -1px; padding: 0; border: 0; }
 `;
+
+let sheet = null;
+/** The shared sheet of every <attn-matrix> (made once). */
+export function styles() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}

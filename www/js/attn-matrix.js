@@ -32,33 +32,17 @@
 // read-out line under the grid (and in the cell's title). Arrow keys move between
 // cells, Enter commits and moves down, Escape restores the last valid number.
 // The element does no attention math: it only turns numbers into text and colour.
+// Its parts: attn-matrix-table.js (the heatmap's and the table view's DOM),
+// attn-matrix-keys.js (the keyboard, one for both views), attn-matrix-css.js.
 
-import { cellColours, colourRange } from './palette.js';
-import { formatCell, formatExact, formatInput } from './format.js';
-import { CSS } from './attn-matrix-css.js';
-import { drawExactTable } from './attn-matrix-table.js';
+import { formatInput } from './format.js';
+import { styles } from './attn-matrix-css.js';
+import { buildHeatmap, drawExactTable, drawReadout, dropExactTable, paintHeatmap, setAttr, setText } from './attn-matrix-table.js';
+import { isExplainKey, keyTarget } from './attn-matrix-keys.js';
 import { addStrings, langOf, onLangChange, t } from './i18n.js';
 import PART_C from './i18n/part-c.js';
 
 addStrings(PART_C);
-
-let sheet = null;
-function styles() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
-
-/** DOM writes only when something changed: keeps redraws cheap. */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-function setAttr(node, name, value) {
-  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-}
 
 class AttnMatrix extends HTMLElement {
   static observedAttributes = ['editable', 'palette', 'label', 'explainable', 'table', 'lang'];
@@ -100,25 +84,19 @@ class AttnMatrix extends HTMLElement {
     this.#readout = root.querySelector('.readout');
     this.#error = root.querySelector('.error');
     this.#toggle.addEventListener('click', () => this.toggleAttribute('table'));
-    this.#table.addEventListener('click', (e) => this.#onClick(e));
-    this.#table.addEventListener('keydown', (e) => this.#onKey(e));
+    // the heatmap and the table view answer clicks, keys and focus alike
+    for (const [view, inTable] of [[this.#table, false], [this.#plain, true]]) {
+      view.addEventListener('click', (e) => this.#onClick(e, inTable));
+      view.addEventListener('keydown', (e) => this.#onKey(e, inTable));
+      view.addEventListener('focusin', (e) => this.#onFocus(e, inTable));
+    }
     this.#table.addEventListener('input', (e) => this.#onInput(e));
-    this.#table.addEventListener('focusin', (e) => this.#onFocus(e));
     this.#table.addEventListener('focusout', () => { this.#focused = -1; this.#showReadout(-1); });
     this.#table.addEventListener('mouseover', (e) => {
       const i = this.#indexOf(e.target);
       this.#showReadout(i >= 0 ? i : this.#focused);
     });
     this.#table.addEventListener('mouseleave', () => this.#showReadout(this.#focused));
-    this.#plain.addEventListener('click', (e) => {
-      const i = this.#plainIndexOf(e.target);
-      if (this.explainable && i >= 0) this.#explain(i);
-    });
-    this.#plain.addEventListener('keydown', (e) => this.#onTableKey(e));
-    this.#plain.addEventListener('focusin', (e) => {
-      const i = this.#plainIndexOf(e.target);
-      if (i >= 0) this.#plainCells.forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
-    });
   }
 
   get value() {
@@ -233,14 +211,10 @@ class AttnMatrix extends HTMLElement {
     return row >= 0 && row < v.rows && col >= 0 && col < v.cols ? row * v.cols + col : -1;
   }
 
-  #indexOf(node) {
+  /** The index of the cell holding `node` in the heatmap (in the table view: `inTable`), or -1. */
+  #indexOf(node, inTable = false) {
     const td = node instanceof Element ? node.closest('td') : null;
-    return td ? this.#cells.indexOf(td) : -1;
-  }
-
-  #plainIndexOf(node) {
-    const td = node instanceof Element ? node.closest('td') : null;
-    return td ? this.#plainCells.indexOf(td) : -1;
+    return td ? (inTable ? this.#plainCells : this.#cells).indexOf(td) : -1;
   }
 
   #tableShown() {
@@ -268,40 +242,7 @@ class AttnMatrix extends HTMLElement {
     if (shape === this.#shape) return;
     this.#shape = shape;
     this.#errors.clear();
-    const make = (tag, props = {}) => Object.assign(this.ownerDocument.createElement(tag), props);
-    const head = make('tr');
-    head.append(make('th'), ...Array.from({ length: cols }, () => make('th', { scope: 'col' })));
-    const body = make('tbody');
-    this.#cells = [];
-    this.#inputs = [];
-    for (let r = 0; r < rows; r++) {
-      const tr = make('tr');
-      tr.append(make('th', { scope: 'row' }));
-      for (let c = 0; c < cols; c++) {
-        const td = make('td', { part: 'cell', className: editable ? 'editable' : '' });
-        td.dataset.row = r;
-        td.dataset.col = c;
-        if (this.explainable) {
-          td.classList.add('explainable');
-          if (!editable) td.setAttribute('aria-describedby', 'hint');
-        }
-        if (editable) {
-          const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false });
-          input.dataset.row = r;
-          input.dataset.col = c;
-          if (this.explainable) input.setAttribute('aria-describedby', 'hint');
-          td.append(input);
-          this.#inputs.push(input);
-        } else {
-          td.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        }
-        tr.append(td);
-        this.#cells.push(td);
-      }
-      body.append(tr);
-    }
-    this.#table.replaceChildren(make('caption', { className: 'sr-only' }), make('thead'), body);
-    this.#table.tHead.append(head);
+    ({ cells: this.#cells, inputs: this.#inputs } = buildHeatmap(this.#table, rows, cols, editable, this.explainable));
     this.#sent = new Array(rows * cols).fill(null);
     this.#paint = new Array(rows * cols).fill(null);
     this.#sources = new Set();
@@ -336,13 +277,9 @@ class AttnMatrix extends HTMLElement {
     setAttr(this.#toggle, 'aria-pressed', String(asTable));
     this.shadowRoot.querySelector('.heatmap').hidden = !this.#heatmapShown();
     this.shadowRoot.querySelector('.exact').hidden = !asTable;
+    // Out of table view the table is dropped, so a cell (row, col) exists once in the DOM.
     if (!asTable) {
-      // Out of table view the table is dropped, so a cell (row, col) exists once in the DOM.
-      if (this.#plainCells.length) {
-        this.#plain.replaceChildren();
-        delete this.#plain.dataset.shape;
-        this.#plainCells = [];
-      }
+      this.#plainCells = dropExactTable(this.#plain);
       return;
     }
     const rounded = this.getAttribute('table') === 'rounded';
@@ -364,41 +301,22 @@ class AttnMatrix extends HTMLElement {
   #render(previous) {
     const rebuilt = this.#shape !== `${this.#value.rows}x${this.#value.cols}:${this.editable}`;
     this.#build();
-    const { rows, cols, data, masked } = this.#value;
-    const heads = this.#table.querySelectorAll('thead th');
-    for (let c = 0; c < cols; c++) setText(heads[c + 1], this.#colLabels[c] ?? String(c));
-    const rowHeads = this.#table.querySelectorAll('tbody th');
-    for (let r = 0; r < rows; r++) setText(rowHeads[r], this.#rowLabels[r] ?? String(r));
-    setAttr(this.#table, 'aria-label', this.getAttribute('label') ?? '');
-
-    const palette = this.getAttribute('palette') ?? 'none';
-    const range = palette === 'signed' ? colourRange(data) : 1;
+    const { data } = this.#value;
+    paintHeatmap(this.#table, this.#cells, this.#value, {
+      rowLabels: this.#rowLabels, colLabels: this.#colLabels, name: this.getAttribute('label') ?? '',
+      palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint,
+      withText: !this.#inputs.length,
+    });
     const active = this.shadowRoot.activeElement;
     const old = !rebuilt && previous && previous.data.length === data.length ? previous.data : null;
-    for (let i = 0; i < data.length; i++) {
-      const td = this.#cells[i];
-      const v = data[i];
-      const isMasked = v === -Infinity || Boolean(masked && masked[i]);
-      const { bg, fg } = isMasked ? { bg: '', fg: '' } : cellColours(palette, v, range);
-      td.classList.toggle('masked', isMasked);
-      if (this.#paint[i] !== `${bg}|${fg}`) {
-        this.#paint[i] = `${bg}|${fg}`;
-        td.style.backgroundColor = bg;
-        td.style.color = fg;
+    this.#inputs.forEach((input, i) => {
+      setAttr(input, 'aria-label', this.#label(i));
+      const changed = !old || !Object.is(old[i], data[i]);
+      if (changed && input !== active && !this.#errors.has(i)) {
+        input.value = formatInput(data[i]);
+        this.#sent[i] = input.value;
       }
-      setAttr(td, 'title', `${this.#label(i)} = ${formatExact(v)}`);
-      const input = this.#inputs[i];
-      if (input) {
-        setAttr(input, 'aria-label', this.#label(i));
-        const changed = !old || !Object.is(old[i], v);
-        if (changed && input !== active && !this.#errors.has(i)) {
-          input.value = formatInput(v);
-          this.#sent[i] = input.value;
-        }
-      } else {
-        setText(td, formatCell(v));
-      }
-    }
+    });
     this.#renderText();
     this.#paintMarks();
     this.#showReadout(this.#focused);
@@ -425,10 +343,7 @@ class AttnMatrix extends HTMLElement {
       this.#readout.textContent = '';
       return;
     }
-    // Two fixed lines (name, value) so that showing it never moves the grid's
-    // neighbours: a click whose mouseup lands elsewhere would be lost.
-    const line = (cls, text) => Object.assign(document.createElement('span'), { className: cls, textContent: text });
-    this.#readout.replaceChildren(line('name', `${this.#label(i)} = `), line('exact', formatExact(v.data[i])));
+    drawReadout(this.#readout, this.#label(i), v.data[i]);
   }
 
   // ---- interaction ----
@@ -453,9 +368,9 @@ class AttnMatrix extends HTMLElement {
     }));
   }
 
-  #onClick(e) {
-    if (!this.explainable || this.#inputs.length) return;
-    const i = this.#indexOf(e.target);
+  #onClick(e, inTable) {
+    if (!this.explainable || (!inTable && this.#inputs.length)) return;
+    const i = this.#indexOf(e.target, inTable);
     if (i >= 0) this.#explain(i);
   }
 
@@ -464,92 +379,45 @@ class AttnMatrix extends HTMLElement {
     if (i >= 0) this.#emit(i);
   }
 
-  #onFocus(e) {
-    const i = this.#indexOf(e.target);
+  /** A focused cell: the one of its view that Tab reaches (cells without inputs take
+   *  focus one at a time) and, in the heatmap, the one the read-out shows. */
+  #onFocus(e, inTable) {
+    const i = this.#indexOf(e.target, inTable);
     if (i < 0) return;
-    this.#focused = i;
-    if (!this.#inputs.length) {
-      this.#cells.forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
+    if (inTable || !this.#inputs.length) {
+      (inTable ? this.#plainCells : this.#cells).forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
     }
+    if (inTable) return;
+    this.#focused = i;
     this.#showReadout(i);
   }
 
-  /** Keys in the table view: Enter or Space explains the focused cell, arrows, Home and
-   *  End move between cells (explainable grids only: other tables take no focus). */
-  #onTableKey(e) {
-    const i = this.#plainIndexOf(e.target);
-    if (i < 0 || !this.explainable || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      this.#explain(i);
-      return;
-    }
-    const { rows, cols } = this.#value;
-    let r = Math.floor(i / cols);
-    let c = i % cols;
-    switch (e.key) {
-      case 'ArrowUp': r -= 1; break;
-      case 'ArrowDown': r += 1; break;
-      case 'ArrowLeft': c -= 1; break;
-      case 'ArrowRight': c += 1; break;
-      case 'Home': c = 0; break;
-      case 'End': c = cols - 1; break;
-      default: return;
-    }
-    e.preventDefault();
-    r = Math.min(rows - 1, Math.max(0, r));
-    c = Math.min(cols - 1, Math.max(0, c));
-    this.#plainCells[r * cols + c]?.focus();
-  }
-
-  #focusCell(i) {
-    const target = this.#inputs[i] ?? this.#cells[i];
-    target.focus();
-    if (target.select) target.select();
-  }
-
-  #onKey(e) {
-    const i = this.#indexOf(e.target);
-    if (i < 0 || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
-    const { rows, cols } = this.#value;
-    const input = this.#inputs[i];
-    const explainKey = input ? e.key === 'Enter' && e.shiftKey : e.key === 'Enter' || e.key === ' ';
-    if (this.explainable && explainKey) {
+  /** One handler for both views (the table's cells take keys in explainable grids
+   *  only: other tables take no focus): explain, Escape in an input, or a move. */
+  #onKey(e, inTable) {
+    const i = this.#indexOf(e.target, inTable);
+    if (i < 0 || (inTable && !this.explainable) || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
+    const input = inTable ? null : this.#inputs[i];
+    if (this.explainable && isExplainKey(e, input)) {
       e.preventDefault();
       if (input && input.value !== this.#sent[i]) this.#emit(i);
       this.#explain(i);
       return;
     }
-    let r = Math.floor(i / cols);
-    let c = i % cols;
-    const len = input ? input.value.length : 0;
-    const atStart = !input || (input.selectionStart === 0 && (input.selectionEnd === 0 || input.selectionEnd === len));
-    const atEnd = !input || (input.selectionEnd === len && (input.selectionStart === len || input.selectionStart === 0));
-    switch (e.key) {
-      case 'ArrowUp': r -= 1; break;
-      case 'ArrowDown': r += 1; break;
-      case 'ArrowLeft': if (!atStart) return; c -= 1; break;
-      case 'ArrowRight': if (!atEnd) return; c += 1; break;
-      case 'Home': if (input) return; c = 0; break;
-      case 'End': if (input) return; c = cols - 1; break;
-      case 'Enter':
-        if (!input) return;
-        if (input.value !== this.#sent[i]) this.#emit(i);
-        r += e.shiftKey ? -1 : 1;
-        break;
-      case 'Escape':
-        if (!input) return;
-        input.value = formatInput(this.#value.data[i]);
-        this.#emit(i);
-        input.select();
-        e.preventDefault();
-        return;
-      default: return;
+    if (input && e.key === 'Escape') {
+      input.value = formatInput(this.#value.data[i]);
+      this.#emit(i);
+      input.select();
+      e.preventDefault();
+      return;
     }
+    const j = keyTarget(e, i, this.#value.rows, this.#value.cols, input);
+    if (j < 0) return;
     e.preventDefault();
-    r = Math.min(rows - 1, Math.max(0, r));
-    c = Math.min(cols - 1, Math.max(0, c));
-    this.#focusCell(r * cols + c);
+    if (input && e.key === 'Enter' && input.value !== this.#sent[i]) this.#emit(i);
+    const target = inTable ? this.#plainCells[j] : this.#inputs[j] ?? this.#cells[j];
+    target?.focus();
+    target?.select?.();
   }
 }
 

@@ -24,10 +24,10 @@
 //   generate  { prompt, n, temperature, topK, seed } → text   (temperature 0 = greedy)
 //   estimate  { iters }                        → [train, val]
 //   save      {}                               → Uint8Array (transferred)
-//   state     {}                               → Uint8Array (transferred): the full
-//                                                training state (GptLab.stateBytes:
+//   state     {}                               → { bytes, step }: bytes (transferred) =
+//                                                the full training state (GptLab.stateBytes:
 //                                                weights + AdamW m, v, t + step, seed,
-//                                                sampler) for gpt-store.js
+//                                                sampler) for gpt-store.js, at step `step`
 //   restore   { bytes, text }                  → info   a run from `state` bytes, on the
 //                                                text it was trained on; continues
 //                                                exactly where it was saved
@@ -113,7 +113,7 @@ const commands = {
     need().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
   estimate: ({ iters }) => Array.from(need().estimateLoss(iters >>> 0)),
   save: () => need().toBytes(),
-  state: () => need().stateBytes(),
+  state: () => ({ bytes: need().stateBytes(), step: lab.steps() }),
   crashForTest: () => {
     setTimeout(() => {
       running = false;
@@ -200,7 +200,8 @@ self.onmessage = async ({ data }) => {
     const fn = commands[cmd];
     if (!fn) throw new Error(`unknown command ${JSON.stringify(cmd)}`);
     const result = fn(args);
-    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    const bytes = result instanceof Uint8Array ? result : result?.bytes;
+    const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : [];
     postMessage({ id, ok: true, result }, transfer);
   } catch (err) {
     const { message, ...coded } = errorOf(err);

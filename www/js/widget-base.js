@@ -25,10 +25,10 @@
 //
 // A subclass implements:
 //   static tag, static attrs (its own observed attributes), static css (extra CSS)
-//   build(root)       create its DOM once (root = the .body element). It runs inside the
-//                     base constructor, before the subclass's own fields exist: use no
-//                     private fields or methods (#x) in build(); keep references in plain
-//                     properties or query the root later.
+//   build(root)       create its DOM once (root = the .body element), on the first
+//                     connect: the subclass's fields (#x too) exist by then, and a widget
+//                     moved or re-attached keeps its DOM and state (no second build).
+//                     Attributes set before the connect are read by render().
 //   render(core)      draw from attributes/state using the wasm exports in `core`
 //   get state() / set state(s)   its serialisable state (for events and URL state)
 
@@ -73,6 +73,7 @@ export class AttnWidget extends HTMLElement {
   #pending = false;
   #offLang = null;
   #lockUsed = false; // the lock has marked something: there may be marks to undo
+  #built = false;
 
   constructor() {
     super();
@@ -89,10 +90,15 @@ export class AttnWidget extends HTMLElement {
     this.#body.className = 'body';
     frame.append(this.#error, this.#body);
     root.append(frame);
-    this.build(this.#body);
   }
 
   connectedCallback() {
+    // Not in the constructor: a subclass's fields do not exist while the base
+    // constructor runs.
+    if (!this.#built) {
+      this.#built = true;
+      this.build(this.#body);
+    }
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.refresh();
     }, this);

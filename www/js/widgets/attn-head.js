@@ -6,7 +6,7 @@
 // editable grids; Rust's HeadLab computes q, k, v, scores, masked scores, weights
 // and out, drawn as heatmaps. A bad cell is marked beside itself and the last valid
 // result stays on screen. state = { x, W_q, W_k, W_v, causal, scaled, tokens }.
-// Issue-6 hooks: output grids carry `explainable`; their bubbling `cell-explain`
+// Explaining a number: output grids carry `explainable`; their bubbling `cell-explain`
 // fills <attn-explain>, and <attn-formula-steps> gets the formula's steps.
 
 import { t } from '../i18n.js';
@@ -49,15 +49,7 @@ class AttnHead extends AttnWidget {
   #blocks = {};
   #cards = {};
 
-  // build() runs inside the base constructor, before this class's private fields
-  // exist; the DOM is made on first use instead.
   build(root) {
-    this._root = root;
-  }
-
-  #make() {
-    if (this.#ui.main) return;
-    const root = this._root;
     const ui = this.#ui;
     const toggle = (cls) => {
       const input = h('input', { type: 'checkbox', class: `switch ${cls}` });
@@ -141,7 +133,7 @@ class AttnHead extends AttnWidget {
       if (!ok) throw new Error('tokens: expected a list of short strings');
       next.tokens = s.tokens.slice();
     }
-    if (!this.core || !this.#ui.main) {
+    if (!this.core || !this.#lab) {
       // Before the first draw: check it now (a link's numbers the core refuses make
       // the page's URL notice, not a late inline error), draw it on first render.
       if (this.core) this.#makeLab(next).free();
@@ -179,7 +171,6 @@ class AttnHead extends AttnWidget {
   // ---- drawing ----
 
   render() {
-    this.#make();
     const weights = this.getAttribute('weights');
     // An unknown name is said, and the built-in head is drawn: never empty cards.
     const unknown = weights && weights !== 'hou';

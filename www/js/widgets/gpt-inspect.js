@@ -7,7 +7,7 @@
 //   el.close()                   disable (while training runs)
 //   el.state → { prompt, tokens, heads, probs, generated }   (for tests)
 //
-// Issue 6: the heatmaps are `explainable`; a clicked cell is explained by the worker
+// Explaining a number: the heatmaps are `explainable`; a clicked cell is explained by the worker
 // (`explain` → GptLab.explainAttention) in a floating <attn-explain>: a weight as the
 // softmax over its row's scores, a score as the dot product q·k/√hs (the largest terms
 // and the rest). "Heatmaps: weights | scores | both" picks what each head draws; with

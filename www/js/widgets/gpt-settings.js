@@ -10,6 +10,7 @@
 //                       switch). Not AttnWidget's showError / clearError: every re-render
 //                       (a language switch) clears those.
 //   el.restore({ preset, config, source, text })   the settings of a saved run (no event)
+//   el.ready, el.defaultText, el.whenReady()        the default corpus: here yet, it, once here
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
 // It fetches the default corpus (www/data/corpus.txt) itself, relative to this module.
@@ -74,8 +75,6 @@ class AttnGptSettings extends AttnWidget {
   #info = null;
   #msg = null; // () => the message shown, in the current language
 
-  // build() runs inside AttnWidget's constructor, before this class's fields exist:
-  // its nodes live in `this.ui`, which no field initialiser overwrites.
   build(root) {
     const e = (this.ui = {});
     const emit = () => this.#changed();
@@ -104,7 +103,7 @@ class AttnGptSettings extends AttnWidget {
         h('label', { class: 'col' }, h('span', { class: 'muted', 'data-t': 'gpt.pasteHint' }), e.textarea),
         h('label', {}, h('span', { class: 'muted', 'data-t': 'gpt.upload' }), e.file)));
     root.append(e.fieldset, e.msg, e.info, e.vocab);
-    setPreset(e, 'tiny'); // not a private method: those do not exist yet here
+    setPreset(e, 'tiny');
   }
 
   connectedCallback() {
@@ -129,6 +128,11 @@ class AttnGptSettings extends AttnWidget {
 
   get defaultText() {
     return this.#defaultText;
+  }
+
+  /** Resolves once the default corpus is here (rejects when it cannot be fetched). */
+  whenReady() {
+    return loadDefaultCorpus().then(() => {});
   }
 
   get value() {

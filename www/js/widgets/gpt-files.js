@@ -1,0 +1,36 @@
+// Checkpoint files of <attn-gpt-train>: the pretrained model's bytes, a Save offered as a
+// download, and whether a picked file is a checkpoint at all before the worker loads it.
+// The core reads the bytes (checkpointInfo, src/wasm/gpt_files.rs): the page never parses
+// the safetensors layout itself.
+
+import { h } from '../widget-base.js';
+import { loadCore } from '../wasm.js';
+
+const PRETRAINED_URL = new URL('../../models/small.safetensors', import.meta.url);
+export const PRETRAINED_NAME = 'small.safetensors';
+
+/** The pretrained small model's bytes; rejects with its path and the HTTP status. */
+export async function fetchPretrained() {
+  const r = await fetch(PRETRAINED_URL);
+  if (!r.ok) throw new Error(`${PRETRAINED_URL.pathname}: HTTP ${r.status}`);
+  return r.arrayBuffer();
+}
+
+/** Rejects with `notCheckpoint(n)` (the message for a file of n bytes) when `buffer` does
+ *  not even begin as a safetensors file (an image, a text): such a file is named as
+ *  what it is, not as a corrupt checkpoint. Anything else is for the loader to judge. */
+export async function checkCheckpoint(buffer, notCheckpoint) {
+  const core = await loadCore();
+  const info = core.checkpointInfo(new Uint8Array(buffer));
+  if (!info.safetensors) throw new Error(notCheckpoint(info.bytes));
+}
+
+/** Offers `bytes` as a download called `name` (a link clicked inside `root`). */
+export function download(root, bytes, name) {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+  const a = h('a', { href: url, download: name });
+  root.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

@@ -1,0 +1,120 @@
+// The screen of <attn-gpt-train>: its DOM (buildTrainView), how a run's status, buttons
+// and numbers are drawn (paintTrainView), and messages that follow a language switch
+// (LiveMessage). It holds no run: gpt-train.js does, and calls these to show it.
+
+import { h } from '../widget-base.js';
+
+/** HH:MM of a time in ms (local clock). */
+export function hhmm(ms) {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : '–';
+}
+
+/** A number for the screen: fixed decimals and grouping, '–' for anything not finite. */
+export function fmt(v, digits = 0) {
+  return Number.isFinite(v)
+    ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : '–';
+}
+
+/** A message element whose text is a function of the current language, so that it is
+ *  said again after a language switch (`render`). */
+export class LiveMessage {
+  #el;
+  #say = null;
+  #cls;
+
+  /** `el`: the element; `cls`: its classes, to which `show` adds 'ok' or 'bad'. */
+  constructor(el, cls) {
+    this.#el = el;
+    this.#cls = cls;
+  }
+
+  /** Shows `say()` (its role: status when ok, else alert); null hides the message. */
+  show(say, ok = false) {
+    this.#say = say;
+    this.#el.hidden = !say;
+    if (say) {
+      this.#el.className = `${this.#cls} ${ok ? 'ok' : 'bad'}`;
+      this.#el.setAttribute('role', ok ? 'status' : 'alert');
+    }
+    this.render();
+  }
+
+  render() {
+    this.#el.textContent = this.#say ? this.#say() : '';
+  }
+}
+
+/** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, causal,
+ *  save, file, pretrained, resume, discard }: what each control calls. Returns the
+ *  elements the widget updates. */
+export function buildTrainView(root, on) {
+  const u = {};
+  const button = (key, onclick, cls) => h('button', { type: 'button', class: cls, 'data-t': key, onclick });
+  u.settings = h('attn-gpt-settings', { frameless: true, 'ongpt-settings': on.settings });
+  u.start = button('gpt.start', on.start, 'primary');
+  u.pause = button('gpt.pause', on.pause);
+  u.reset = button('gpt.reset', on.reset);
+  u.causal = h('input', { type: 'checkbox', onchange: on.causal });
+  u.status = h('p', { class: 'status', role: 'status' });
+  u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
+  u.stats = h('div', { class: 'stats', 'aria-live': 'off' });
+  u.plot = h('attn-loss-plot');
+  u.sample = h('pre', { class: 'sample' });
+  u.sampleTitle = h('h4');
+  u.inspect = h('attn-gpt-inspect', { frameless: true });
+  u.save = button('gpt.save', on.save);
+  u.file = h('input', { type: 'file', accept: '.safetensors,application/octet-stream', onchange: on.file });
+  u.pretrained = button('gpt.pretrained', on.pretrained);
+  u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
+  u.offerText = h('span');
+  u.offer = h('div', { class: 'offer', role: 'alert', hidden: true }, u.offerText,
+    button('gpt.resumeSaved', on.resume, 'primary'), button('gpt.discardSaved', on.discard));
+  u.saveNote = h('p', { class: 'save-note muted', hidden: true });
+  root.append(
+    u.offer,
+    u.settings,
+    h('div', { class: 'panel' },
+      h('div', { class: 'controls' }, u.start, u.pause, u.reset),
+      h('label', { class: 'nomask' }, u.causal, h('span', {},
+        h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
+      u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
+    h('div', { class: 'panel' },
+      h('h4', { 'data-t': 'gpt.filesTitle' }),
+      h('div', { class: 'files' }, u.save, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
+        u.pretrained),
+      u.fileMsg),
+    h('div', { class: 'panel' }, h('h3', { 'data-t': 'gpt.inspectTitle' }), u.inspect));
+  return u;
+}
+
+/** The fixed texts ([data-t]) and the plot's labels, in the language of `t`. */
+export function labelTrainView(root, u, t) {
+  for (const node of root.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  u.plot.labels = {
+    x: t('gpt.axisStep'), y: t('gpt.axisLoss'), batch: t('gpt.batchLoss'),
+    train: t('gpt.trainLoss'), val: t('gpt.valLoss'), empty: t('gpt.plotEmpty'),
+  };
+}
+
+/** Draws a run: `status` (gpt-train.js lists them), `info` (the worker's, or null) and
+ *  `last` = { step, loss, stepsPerSec, tokensPerSec, eval?, sampleStep? }. */
+export function paintTrainView(u, t, { status, info, last: L }) {
+  const running = status === 'running';
+  u.start.disabled = running || !info?.trainable;
+  u.start.textContent = t(L.step > 0 ? 'gpt.resume' : 'gpt.start');
+  u.pause.disabled = !running;
+  u.reset.disabled = status === 'building' || status === 'starting' || status === 'resuming';
+  u.save.disabled = running || !info;
+  u.pretrained.disabled = running;
+  u.file.disabled = running;
+  u.status.textContent = t(`gpt.status.${status}`, { step: fmt(L.step) });
+  const ev = L.eval;
+  u.stats.replaceChildren(
+    ...[['gpt.step', fmt(L.step)], ['gpt.loss', fmt(L.loss, 3)],
+      ['gpt.evalLoss', ev ? `${fmt(ev.train, 3)} / ${fmt(ev.val, 3)}` : '–'],
+      ['gpt.stepsPerSec', fmt(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', fmt(L.tokensPerSec)]]
+      .map(([k, v]) => h('span', {}, `${t(k)} `, h('b', {}, v))));
+  u.sampleTitle.textContent = L.sampleStep == null ? t('gpt.sampleNone') : t('gpt.sampleTitle', { step: fmt(L.sampleStep) });
+}
