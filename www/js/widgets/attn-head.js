@@ -14,7 +14,10 @@ import { AttnWidget, define, h, message } from '../widget-base.js';
 import { rampGradient } from '../palette.js';
 import { adoptTex, tex } from '../tex.js';
 import { HEAD_CSS } from './attn-head-css.js';
-import { PART_A_CSS, boolAttr, checkBool, checkMatrix, matrixBlock, plain, sub, tableSwitch } from './part-a.js';
+import { boolAttr, checkBool, checkMatrix, plain } from '../cell-checks.js';
+import { subscripted as sub } from '../format.js';
+import { LESSON_WIDGET_CSS } from './lesson-css.js';
+import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
@@ -39,7 +42,7 @@ const flag = (el, name, fallback) => boolAttr(el, name, fallback);
 class AttnHead extends AttnWidget {
   static tag = 'attn-head';
   static attrs = ['weights', 'scaled', 'causal', 'sequence'];
-  static css = PART_A_CSS + HEAD_CSS;
+  static css = LESSON_WIDGET_CSS + HEAD_CSS;
 
   #lab = null;
   #attrKey = '';

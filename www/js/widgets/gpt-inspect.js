@@ -17,7 +17,7 @@
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
-import { showChar } from './gpt-settings.js';
+import { showChar } from '../format.js';
 import '../attn-matrix.js';
 import './attn-explain.js';
 

@@ -15,6 +15,7 @@
 //
 // It fetches the default corpus (www/data/corpus.txt) itself, relative to this module.
 
+import { showChar } from '../format.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
@@ -29,15 +30,6 @@ const PRESETS = {
 };
 const FIELDS = ['n_layer', 'n_head', 'n_embd', 'block_size', 'batch_size', 'lr'];
 const MAX_FILE = 20 * 1024 * 1024;
-
-/** A character as the page shows it: blanks get visible symbols. */
-export function showChar(ch) {
-  const named = { ' ': '␣', '\n': '↵', '\t': '⇥', '\r': '␍' }[ch];
-  if (named) return named;
-  // invisible controls and format characters (a zero-width joiner in an emoji, …)
-  if (/^[\p{Cc}\p{Cf}]$/u.test(ch)) return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  return ch;
-}
 
 /** Fills the fields of `ui` with preset `name`. */
 function setPreset(ui, name) {

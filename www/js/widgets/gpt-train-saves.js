@@ -17,7 +17,8 @@
 
 import { message } from '../widget-base.js';
 import { dropSave, loadSave, putSave } from '../gpt-store.js';
-import { fmt, hhmm } from './gpt-train-view.js';
+import { formatGrouped } from '../format.js';
+import { hhmm } from './gpt-train-view.js';
 
 /** How often a running model is saved to IndexedDB (and on every Pause). */
 export const SAVE_MS = 10000;
@@ -123,9 +124,9 @@ export function paintSaves(u, widget, saves) {
   u.saveNote.hidden = !s;
   if (s) {
     u.saveNote.textContent = s.error ? widget.t('gpt.saveFailed', { msg: message(s.error, widget.language) })
-      : widget.t('gpt.savedNote', { step: fmt(s.step), time: hhmm(s.savedAt) });
+      : widget.t('gpt.savedNote', { step: formatGrouped(s.step), time: hhmm(s.savedAt) });
   }
   const rec = saves.offer;
   u.offer.hidden = !rec;
-  if (rec) u.offerText.textContent = widget.t('gpt.resumeOffer', { step: fmt(rec.step), time: hhmm(rec.savedAt) });
+  if (rec) u.offerText.textContent = widget.t('gpt.resumeOffer', { step: formatGrouped(rec.step), time: hhmm(rec.savedAt) });
 }

@@ -2,19 +2,13 @@
 // and numbers are drawn (paintTrainView), and messages that follow a language switch
 // (LiveMessage). It holds no run: gpt-train.js does, and calls these to show it.
 
+import { formatGrouped } from '../format.js';
 import { h } from '../widget-base.js';
 
 /** HH:MM of a time in ms (local clock). */
 export function hhmm(ms) {
   const d = new Date(ms);
   return Number.isFinite(d.getTime()) ? `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : '–';
-}
-
-/** A number for the screen: fixed decimals and grouping, '–' for anything not finite. */
-export function fmt(v, digits = 0) {
-  return Number.isFinite(v)
-    ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '–';
 }
 
 /** A message element whose text is a function of the current language, so that it is
@@ -109,12 +103,12 @@ export function paintTrainView(u, t, { status, info, last: L }) {
   u.save.disabled = running || !info;
   u.pretrained.disabled = running;
   u.file.disabled = running;
-  u.status.textContent = t(`gpt.status.${status}`, { step: fmt(L.step) });
+  u.status.textContent = t(`gpt.status.${status}`, { step: formatGrouped(L.step) });
   const ev = L.eval;
   u.stats.replaceChildren(
-    ...[['gpt.step', fmt(L.step)], ['gpt.loss', fmt(L.loss, 3)],
-      ['gpt.evalLoss', ev ? `${fmt(ev.train, 3)} / ${fmt(ev.val, 3)}` : '–'],
-      ['gpt.stepsPerSec', fmt(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', fmt(L.tokensPerSec)]]
+    ...[['gpt.step', formatGrouped(L.step)], ['gpt.loss', formatGrouped(L.loss, 3)],
+      ['gpt.evalLoss', ev ? `${formatGrouped(ev.train, 3)} / ${formatGrouped(ev.val, 3)}` : '–'],
+      ['gpt.stepsPerSec', formatGrouped(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', formatGrouped(L.tokensPerSec)]]
       .map(([k, v]) => h('span', {}, `${t(k)} `, h('b', {}, v))));
-  u.sampleTitle.textContent = L.sampleStep == null ? t('gpt.sampleNone') : t('gpt.sampleTitle', { step: fmt(L.sampleStep) });
+  u.sampleTitle.textContent = L.sampleStep == null ? t('gpt.sampleNone') : t('gpt.sampleTitle', { step: formatGrouped(L.sampleStep) });
 }

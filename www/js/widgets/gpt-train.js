@@ -16,8 +16,9 @@ import { AttnWidget, define, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
 import { GptClient, workerError } from '../gpt-client.js';
+import { formatGrouped } from '../format.js';
 import { TRAIN_CSS } from './gpt-train-css.js';
-import { LiveMessage, buildTrainView, fmt, labelTrainView, paintTrainView } from './gpt-train-view.js';
+import { LiveMessage, buildTrainView, labelTrainView, paintTrainView } from './gpt-train-view.js';
 import { RunSaves, paintSaves, runRecord } from './gpt-train-saves.js';
 import { PRETRAINED_NAME, checkCheckpoint, download, fetchPretrained } from './gpt-files.js';
 import './gpt-plot.js';
@@ -201,7 +202,7 @@ class AttnGptTrain extends AttnWidget {
     try {
       const bytes = await this.#client.call('save');
       download(this.shadowRoot, bytes, `gpt-${this.#info.n_layer}x${this.#info.n_embd}-step${this.#last.step}.safetensors`);
-      this.#fileMsg.show(() => this.t('gpt.saved', { kb: fmt(bytes.length / 1024) }), true);
+      this.#fileMsg.show(() => this.t('gpt.saved', { kb: formatGrouped(bytes.length / 1024) }), true);
     } catch (err) {
       this.#fileMsg.show(() => message(err, this.language));
     }
@@ -225,7 +226,7 @@ class AttnGptTrain extends AttnWidget {
   async #load(buffer, name, text, source = this.ui.settings.value.source) {
     const gen = this.#begin();
     try {
-      await checkCheckpoint(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: fmt(bytes) }));
+      await checkCheckpoint(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) }));
       const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
       const config = { batch_size, lr, causal: !this.ui.causal.checked };
       const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
@@ -237,7 +238,7 @@ class AttnGptTrain extends AttnWidget {
       this.#clearRun();
       const note = () => (info.trainable ? ''
         : ` ${this.t('gpt.notTrainable', { why: message(info.untrainable ?? info.untrainable_reason, this.language) })}`);
-      this.#fileMsg.show(() => this.t('gpt.loaded', { name, params: fmt(info.params) }) + note(), true);
+      this.#fileMsg.show(() => this.t('gpt.loaded', { name, params: formatGrouped(info.params) }) + note(), true);
       this.ui.inspect.open(info, this.#promptFor(info));
     } catch (err) {
       this.#fileMsg.show(() => this.t('gpt.loadFailed', { name, msg: message(err, this.language) }));

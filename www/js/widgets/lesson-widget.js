@@ -31,9 +31,8 @@ export function followHead(widget) {
 }
 
 /**
- * Base of the matrix-block widgets: the DOM is made on the first render (build() runs
- * inside the base constructor, before a subclass's private fields exist). Subclasses
- * implement make(root) once and draw(core) on every render.
+ * Base of the matrix-block widgets: subclasses implement make(root), called once when
+ * the widget is first connected, and draw(core) on every render.
  */
 export class LessonWidget extends AttnWidget {
   static css = LESSON_WIDGET_CSS;
@@ -52,15 +51,11 @@ export class LessonWidget extends AttnWidget {
   }
 
   build(root) {
-    this._root = root;
+    this.make(root);
+    adoptTex(this.shadowRoot).catch(() => {});
   }
 
   render(core) {
-    if (!this._made) {
-      this._made = true;
-      this.make(this._root);
-      adoptTex(this.shadowRoot).catch(() => {});
-    }
     this.clearError();
     this.draw(core);
   }
