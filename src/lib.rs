@@ -8,6 +8,7 @@ pub mod explain;
 pub mod lesson;
 pub mod parse;
 pub mod schemes;
+mod serialize;
 pub mod tensor;
 
 pub mod gpt;

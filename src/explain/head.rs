@@ -21,7 +21,8 @@ pub struct Projection<'a> {
 
 /// One head's numbers wherever they live: q (T_out, d), k (T_in, d),
 /// v (T_in, d_v), mask (T_out, T_in), scale = 1/√d_k or 1, and, when known,
-/// the projections that made q, k and v (in that order).
+/// the projections that made q, k and v (in that order) and the matrices the
+/// forward pass stored.
 #[derive(Clone, Copy)]
 pub struct HeadView<'a> {
     pub q: &'a dyn Grid,
@@ -30,6 +31,19 @@ pub struct HeadView<'a> {
     pub mask: &'a Mask,
     pub scale: f64,
     pub projections: Option<[Projection<'a>; 3]>,
+    pub drawn: Option<Drawn<'a>>,
+}
+
+/// What a head's forward pass stored and the page drew: masked_scores (T_out, T_in,
+/// −∞ where masked), weights (T_out, T_in), out (T_out, d_v). A forward pass that
+/// sums otherwise than the builders (a GPT's f32 tiles) gives them, so that every
+/// explanation ends on the stored number, the one on screen, and its terms are
+/// read from the stored matrices they came from.
+#[derive(Clone, Copy)]
+pub struct Drawn<'a> {
+    pub masked_scores: &'a dyn Grid,
+    pub weights: &'a dyn Grid,
+    pub out: &'a dyn Grid,
 }
 
 /// What a `HeadTrace` was computed from: x_q (T_out, C), x_kv (T_in, C),
@@ -74,6 +88,7 @@ pub fn explain_head<'a>(
             proj(kv_in, x_kv, "W_k", &w.w_k),
             proj(kv_in, x_kv, "W_v", &w.w_v),
         ]),
+        drawn: None,
     };
     explain_attention_cell(&view, cell, max_terms)
 }
@@ -156,6 +171,17 @@ impl HeadView<'_> {
             let (r, c) = (self.mask.rows, self.mask.cols);
             return fail(format!("the mask is {r}×{c} but scores are {t_out}×{t_in}"));
         }
+        if let Some(d) = self.drawn {
+            let out = (t_out, self.v.shape().1);
+            let drawn = [d.masked_scores.shape(), d.weights.shape(), d.out.shape()];
+            if drawn != [(t_out, t_in), (t_out, t_in), out] {
+                return fail(format!(
+                    "the stored masked_scores, weights and out are {drawn:?}, \
+                     expected {:?}",
+                    [(t_out, t_in), (t_out, t_in), out]
+                ));
+            }
+        }
         for (p, y) in self
             .projections
             .iter()
@@ -204,11 +230,15 @@ impl HeadView<'_> {
         Ok((value, Body::Dot(dot), sources))
     }
 
-    /// scores[t][s] = (Σ_j q[t][j]·k[s][j]) · scale.
+    /// scores[t][s] = (Σ_j q[t][j]·k[s][j]) · scale; the stored score where the mask
+    /// kept it (a masked one is not stored).
     fn score(&self, t: usize, s: usize, max_terms: usize) -> Parts {
         let (mut dot, sources) =
             build::dot(&row_of(self.q, "q", t), &row_of(self.k, "k", s), max_terms);
-        let value = dot.sum * self.scale;
+        let value = match self.drawn {
+            Some(d) if self.mask.get(t, s) => d.masked_scores.at(t, s),
+            _ => dot.sum * self.scale,
+        };
         if self.scale != 1.0 {
             let d_k = self.q.shape().1;
             dot.scale = Some(Scaling {
@@ -274,24 +304,31 @@ impl HeadView<'_> {
     fn weight(&self, t: usize, s: usize, max_terms: usize) -> Parts {
         let (row, masked) = self.masked_row(t);
         match build::softmax(&row, &masked, s, max_terms) {
-            Some((value, body, sources)) => (value, Body::Softmax(body), sources),
+            Some((value, body, sources)) => {
+                let value = self.drawn.map_or(value, |d| d.weights.at(t, s));
+                (value, Body::Softmax(body), sources)
+            }
             None => self.no_value(t, &row),
         }
     }
 
-    /// out[t][j] = Σ_s weights[t][s]·v[s][j].
+    /// out[t][j] = Σ_s weights[t][s]·v[s][j], the weights as stored when they are.
     fn out(&self, t: usize, j: usize, max_terms: usize) -> Parts {
         let (row, _) = self.masked_row(t);
         let scores: Vec<f64> = row.iter().map(|o| o.0).collect();
         let Some(weights) = softmax_row(&scores) else {
             return self.no_value(t, &row);
         };
-        let a: Vec<Operand> = weights
-            .iter()
-            .enumerate()
-            .map(|(s, &w)| (w, src("weights", t, s)))
-            .collect();
+        let a: Vec<Operand> = match self.drawn {
+            Some(d) => row_of(d.weights, "weights", t),
+            None => weights
+                .iter()
+                .enumerate()
+                .map(|(s, &w)| (w, src("weights", t, s)))
+                .collect(),
+        };
         let (dot, sources) = build::dot(&a, &col_of(self.v, "v", j), max_terms);
-        (dot.sum, Body::Dot(dot), sources)
+        let value = self.drawn.map_or(dot.sum, |d| d.out.at(t, j));
+        (value, Body::Dot(dot), sources)
     }
 }

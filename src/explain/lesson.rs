@@ -66,7 +66,8 @@ pub fn explain_compat(
                 w,
                 mask: &mask,
             };
-            return explain_head(&trace, inputs, cell, max_terms);
+            let e = explain_head(&trace, inputs, cell, max_terms)?;
+            return Ok(e.not_drawn(&[("q", "head_q"), ("k", "head_k")]));
         }
         Kind::M => {
             cell.check((c, c))?;
@@ -84,7 +85,12 @@ pub fn explain_compat(
         }
         kind => return Err(not_here(kind, "the head probe")),
     };
-    Ok(Explanation::new(cell, value, body, sources))
+    let elsewhere = [
+        ("W_q", "head_weights"),
+        ("W_k", "head_weights"),
+        ("x", "head_input"),
+    ];
+    Ok(Explanation::new(cell, value, body, sources).not_drawn(&elsewhere))
 }
 
 /// (x M xᵀ)[t][s] = Σ_j (Σ_c x[t][c]·M[c][j])·x[s][j], as `x.matmul(M).matmul_t(x)`.
@@ -250,7 +256,8 @@ pub fn explain_exercise(
         SoftmaxAxis::Last => Axis::Row,
         SoftmaxAxis::Receivers => Axis::Column,
     };
-    weight_along(&run.masked_scores, cell, axis, max_terms)
+    let e = weight_along(&run.masked_scores, cell, axis, max_terms)?;
+    Ok(e.not_drawn(&[("masked_scores", "exercise_scores")]))
 }
 
 /// The batched multi-head check (§6): a cell of head (0, 0) (the drawn weights),
@@ -277,6 +284,7 @@ pub fn explain_multihead(
         mask: &mask,
         scale: 1.0 / (shape[3] as f64).sqrt(),
         projections: None,
+        drawn: None,
     };
     explain_attention_cell(&view, cell, max_terms)
 }
@@ -299,7 +307,8 @@ pub fn explain_wrong_axis(
     let scores = w.scores.get(batch).ok_or_else(|| {
         ExplainError::Shape(format!("there are {b_len} batches: no batch {batch}"))
     })?;
-    weight_along(scores, cell, axis, max_terms)
+    let e = weight_along(scores, cell, axis, max_terms)?;
+    Ok(e.not_drawn(&[("masked_scores", "practice_scores")]))
 }
 
 /// Which output of the future-change proof (§7).
@@ -312,6 +321,16 @@ pub enum FutureGrid {
 }
 
 impl FutureGrid {
+    /// The grid's name, as `parse` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FutureGrid::MaskedBefore => "masked_before",
+            FutureGrid::MaskedAfter => "masked_after",
+            FutureGrid::UnmaskedBefore => "unmasked_before",
+            FutureGrid::UnmaskedAfter => "unmasked_after",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<FutureGrid, ExplainError> {
         Ok(match name {
             "masked_before" => FutureGrid::MaskedBefore,
@@ -347,6 +366,25 @@ pub fn explain_future_change(
         FutureGrid::UnmaskedBefore => (&v, false),
         FutureGrid::UnmaskedAfter => (&v2, false),
     };
+    let after = matches!(grid, FutureGrid::MaskedAfter | FutureGrid::UnmaskedAfter);
+    let elsewhere = [
+        (
+            "weights",
+            if causal {
+                "proof_weights_masked"
+            } else {
+                "proof_weights_unmasked"
+            },
+        ),
+        (
+            "v",
+            if after {
+                "proof_v_after"
+            } else {
+                "proof_v_before"
+            },
+        ),
+    ];
     let mask = causal_or_none(causal, t_len, t_len);
     let view = HeadView {
         q: &q,
@@ -355,6 +393,9 @@ pub fn explain_future_change(
         mask: &mask,
         scale: 1.0 / (d as f64).sqrt(),
         projections: None,
+        drawn: None,
     };
-    explain_attention_cell(&view, cell, max_terms)
+    let mut e = explain_attention_cell(&view, cell, max_terms)?.not_drawn(&elsewhere);
+    e.grid = Some(grid.name());
+    Ok(e)
 }

@@ -30,7 +30,7 @@ pub use body::{
 };
 pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
-pub use head::{explain_attention_cell, explain_head, HeadInputs, HeadView, Projection};
+pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};
 pub use lesson::{
     explain_compat, explain_exercise, explain_future_change, explain_multihead, explain_normalize,
     explain_sinusoid, explain_wrong_axis, FutureGrid,
@@ -191,8 +191,25 @@ pub struct Explanation {
     pub fraction: Option<Fraction>,
     /// Every cell of another matrix this one was computed from (for highlighting).
     pub sources: Vec<SourceCell>,
+    /// The drawn grid, when a widget draws several of one kind (the proofs' four
+    /// outputs: "masked_before", …); None when `kind` names it.
+    pub grid: Option<&'static str>,
+    /// The source matrices the widget does not draw, each with what it is, so that the
+    /// page names them where it cannot outline them.
+    pub elsewhere: Vec<Elsewhere>,
     #[serde(flatten)]
     pub body: Body,
+}
+
+/// A source matrix not drawn beside the explained cell: `matrix` (a `SourceCell`
+/// name) is `what`, a stable key the page says in words (`c.from.<what>`):
+/// "head_weights" (the head's W_q and W_k), "head_q", "head_k", "head_input",
+/// "exercise_scores", "practice_scores", "proof_weights_masked",
+/// "proof_weights_unmasked", "proof_v_before", "proof_v_after".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Elsewhere {
+    pub matrix: &'static str,
+    pub what: &'static str,
 }
 
 impl Explanation {
@@ -204,8 +221,21 @@ impl Explanation {
             value,
             fraction: fraction_beside(value),
             sources,
+            grid: None,
+            elsewhere: Vec::new(),
             body,
         }
+    }
+
+    /// Names the source matrices in `elsewhere` (matrix, what) that this widget does
+    /// not draw; a name no source has is left out.
+    fn not_drawn(mut self, elsewhere: &[(&'static str, &'static str)]) -> Explanation {
+        for &(matrix, what) in elsewhere {
+            if self.sources.iter().any(|s| s.matrix == matrix) {
+                self.elsewhere.push(Elsewhere { matrix, what });
+            }
+        }
+        self
     }
 }
 

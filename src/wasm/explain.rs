@@ -17,11 +17,10 @@
 //! - `"normalise"`: `{ numerator: {value, src, fraction}, terms, rest, denominator }`;
 //! - `"no_value"`: `{ reason: "fully_masked" | "overflow" }`.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::lesson::{input, HeadIn, MatIn};
-use super::{CrossInput, HeadLab};
+use super::lesson::HeadIn;
+use super::{input, to_js, CrossInput, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
@@ -30,19 +29,6 @@ use crate::explain::{
 };
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
 use crate::tensor::{causal_or_none, Mask, Matrix};
-
-/// Plain objects (the explanation's flattened `op` fields travel as a map),
-/// `null` for absent options, numbers (±Infinity too) as numbers.
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|e| {
-        JsError::new(&format!(
-            "internal: could not hand an explanation to the page: {e}"
-        ))
-    })
-}
 
 fn js_err(e: ExplainError) -> JsError {
     JsError::new(&e.to_string())
@@ -208,6 +194,7 @@ pub fn explain_trace_js(
         mask: &mask,
         scale: t.scale,
         projections: None,
+        drawn: None,
     };
     let e = crate::explain::explain_attention_cell(
         &view,

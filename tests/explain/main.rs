@@ -8,6 +8,7 @@ mod common;
 mod extra;
 mod head;
 mod scheme;
+mod sources;
 mod view;
 
 use std::collections::HashMap;

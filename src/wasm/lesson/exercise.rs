@@ -3,12 +3,14 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{out, reply, Mat};
+use super::reply;
 use crate::lesson::exercise::{
     exercise_run, lesson1_expected, lesson1_inputs, MaskLine, ScoreLine, SoftmaxAxis,
 };
 use crate::lesson::multihead::multihead_check;
 use crate::lesson::LessonError;
+use crate::tensor::Matrix;
+use crate::wasm::to_js;
 
 /// `exerciseRun("scaled", "upper", "last")`; score: scaled | unscaled | dk, mask: upper |
 /// lower | none | diagonal, axis: last | receivers (or "-1" | "-2") -> `{ code: [3 lines],
@@ -32,25 +34,25 @@ pub fn exercise_data() -> Result<JsValue, JsError> {
     #[derive(serde::Serialize)]
     struct Data {
         #[serde(rename = "X")]
-        x: Mat,
+        x: Matrix,
         #[serde(rename = "W_q")]
-        w_q: Mat,
+        w_q: Matrix,
         #[serde(rename = "W_k")]
-        w_k: Mat,
+        w_k: Matrix,
         #[serde(rename = "W_v")]
-        w_v: Mat,
-        weights: Mat,
-        out: Mat,
+        w_v: Matrix,
+        weights: Matrix,
+        out: Matrix,
     }
     let (x, w_q, w_k, w_v) = lesson1_inputs();
     let (weights, expected) = lesson1_expected();
-    out(&Data {
-        x: Mat(x),
-        w_q: Mat(w_q),
-        w_k: Mat(w_k),
-        w_v: Mat(w_v),
-        weights: Mat(weights),
-        out: Mat(expected),
+    to_js(&Data {
+        x,
+        w_q,
+        w_k,
+        w_v,
+        weights,
+        out: expected,
     })
 }
 

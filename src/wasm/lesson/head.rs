@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{input, out, reply, HeadIn, Mat, MatIn};
+use super::{reply, HeadIn};
 use crate::attention::HeadWeights;
 use crate::lesson::content::compare_words as compare_words_core;
 use crate::lesson::head_extras::{
@@ -13,6 +13,7 @@ use crate::lesson::head_extras::{
 };
 use crate::lesson::position::{compare_orders, crop_context, embed, sinusoidal};
 use crate::tensor::Matrix;
+use crate::wasm::{input, to_js, MatIn};
 
 /// The checked head and its flags.
 struct Head {
@@ -95,17 +96,17 @@ pub fn compare_orders_js(
 /// `embedToy("dog", true)` -> `{ rows: 3, cols: 2, data: [1.1,0, 0.2,1, 2.3,1] }`.
 #[wasm_bindgen(js_name = embedToy)]
 pub fn embed_toy(word: &str, positions: bool) -> Result<JsValue, JsError> {
-    reply(embed(word, positions).map(Mat))
+    reply(embed(word, positions))
 }
 
 /// `sinusoidalTable(T, C)` -> `{ rows: T, cols: C, data }`, T, C in 1..=64.
 #[wasm_bindgen(js_name = sinusoidalTable)]
 pub fn sinusoidal_table(t_len: usize, c: usize) -> Result<JsValue, JsError> {
-    reply(sinusoidal(t_len, c).map(Mat))
+    reply(sinusoidal(t_len, c))
 }
 
 /// `cropContext(10, 8)` -> `{ start: 2, kept: 8, dropped: 2 }` (`idx[:, -block_size:]`).
 #[wasm_bindgen(js_name = cropContext)]
 pub fn crop_context_js(len: usize, block_size: usize) -> Result<JsValue, JsError> {
-    out(&crop_context(len, block_size))
+    to_js(&crop_context(len, block_size))
 }

@@ -3,9 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{out, reply};
+use super::reply;
 use crate::lesson::bigram::{param_counts, training_examples, Bigram};
 use crate::lesson::init_loss::initial_losses;
+use crate::wasm::to_js;
 
 /// A count bigram built once from the corpus text the page fetched.
 #[wasm_bindgen]
@@ -30,7 +31,7 @@ impl BigramLab {
             vocab_size: usize,
             vocab: Vec<String>,
         }
-        out(&Vocab {
+        to_js(&Vocab {
             vocab_size: self.model.vocab_size(),
             vocab: self.model.vocab().iter().map(|c| c.to_string()).collect(),
         })

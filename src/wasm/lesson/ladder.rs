@@ -4,11 +4,12 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{input, reply, MatIn};
+use super::reply;
 use crate::lesson::ladder::{
     keepdim_trap, ladder, loop_iterations, masked_softmax_steps, normalize_by_sum,
     normalize_directions,
 };
+use crate::wasm::{input, MatIn};
 
 /// `averagingLadder({ rows: 3, cols: 2, data: [2,7, 6,4, 6,5] })` -> `{ loop_average,
 /// all_ones, tril_sums, matrix_average, softmax_average }` each `{ weights, out }`,

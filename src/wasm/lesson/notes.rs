@@ -5,12 +5,13 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{input, out, reply, HeadIn};
+use super::{reply, HeadIn};
 use crate::explain::DEFAULT_MAX_TERMS;
 use crate::lesson::notes::{
     batch_independence, encoder_decoder, explain_batch, norm_counterexample,
 };
 use crate::lesson::scaling::{avg_max_weight, dk_slider, softmax_sharpening, variance_experiment};
+use crate::wasm::{input, to_js};
 
 /// `batchIndependence(seed, T, C, d)` (each ≤ 16) -> `{ x_before, x_after, before, after,
 /// seq0_max_change (0), seq0_bit_identical (true), seq1_max_change }`; `x_*` are lists of
@@ -48,14 +49,14 @@ pub fn explain_batch_js(
     let max = max_terms.unwrap_or(DEFAULT_MAX_TERMS);
     let e = explain_batch((seed.into(), t_len, c, d), after, seq, cell, max)
         .map_err(|e| JsError::new(&e.0))?;
-    crate::wasm::explain::to_js(&e)
+    to_js(&e)
 }
 
 /// `normCounterexample(seed)` -> `{ sample, batches, batchnorm: [[..], [..]], layernorm,
 /// batchnorm_max_diff (> 0), layernorm_max_diff (0) }`.
 #[wasm_bindgen(js_name = normCounterexample)]
 pub fn norm_counterexample_js(seed: u32) -> Result<JsValue, JsError> {
-    out(&norm_counterexample(seed.into()))
+    to_js(&norm_counterexample(seed.into()))
 }
 
 /// `encoderDecoder({ x?, W_q?, W_k?, W_v?, scaled? })` -> `{ decoder, encoder,

@@ -2,9 +2,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{out, reply};
+use super::reply;
 use crate::lesson::answers::{check_answer, questions, quiz_order};
 use crate::lesson::practice::{shift_values, weighted_output, wrong_axis};
+use crate::wasm::to_js;
 
 /// `weightedOutput([0, Math.LN2, 0], [2, 4, 10])` -> `{ scores, weights, values, output }`.
 #[wasm_bindgen(js_name = weightedOutput)]
@@ -35,7 +36,7 @@ pub fn check_answer_js(id: &str, text: &str) -> Result<JsValue, JsError> {
 /// `practiceQuestions()` -> `[{ id, exact, expected, tolerance }]`.
 #[wasm_bindgen(js_name = practiceQuestions)]
 pub fn practice_questions() -> Result<JsValue, JsError> {
-    out(&questions())
+    to_js(&questions())
 }
 
 /// `quizOrder(n, attempt)` -> a permutation of 0..n (n ≤ 16), fixed per attempt.

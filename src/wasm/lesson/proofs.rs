@@ -3,9 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{input, reply, HeadIn, MatIn};
+use super::{reply, HeadIn};
 use crate::lesson::backward::head_grads;
 use crate::lesson::proofs::{future_change, grad_check, manual_vs_naive};
+use crate::wasm::{input, MatIn};
 
 /// `manualVsNaive(seed, T, d, causal)` (T, d ≤ 16) -> `{ max_err (≈ 2.22e-16), out }`.
 #[wasm_bindgen(js_name = manualVsNaive)]

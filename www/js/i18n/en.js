@@ -221,4 +221,17 @@ export default {
   "a.value.after": "With the new W_v",
   "a.value.same": "The weights are bit-for-bit identical; out moved by up to {e}. W_v never touches who attends to whom.",
   "a.value.differ": "The weights differ: this should not happen when only W_v changes.",
+  // The explanation panel: rounded terms, and source matrices a widget does not draw.
+  "c.rounded": "The numbers above are rounded to a few decimals; the result is the cell's own value (hover it for every digit).",
+  "c.elsewhere": "{m}: {what}, not drawn here.",
+  "c.from.head_weights": "the weights of the head above (its W_q and W_k)",
+  "c.from.head_input": "the head's input x (one row per token)",
+  "c.from.head_q": "the head's queries q = x W_qᵀ",
+  "c.from.head_k": "the head's keys k = x W_kᵀ",
+  "c.from.exercise_scores": "the scores of the chosen lines (scaled or not) with the chosen mask",
+  "c.from.practice_scores": "the random scores of batch 0, the same for both grids",
+  "c.from.proof_weights_masked": "the weights of this head with the causal mask, softmax(mask(q kᵀ/√d))",
+  "c.from.proof_weights_unmasked": "the weights of this head without a mask, softmax(q kᵀ/√d)",
+  "c.from.proof_v_before": "the values v as first drawn",
+  "c.from.proof_v_after": "the values v with the rows from the chosen position on redrawn",
 };

@@ -220,4 +220,17 @@ export default {
   "a.value.differ": "权重不同了：只改 W_v 时不应出现这种情况。",
   "scaleOff": "缩放系数 = 1",
   "scaleOn": "缩放系数 = 1/√{d} = {s}",
+  // 解释面板：四舍五入的项，以及组件没有画出的来源矩阵。
+  "c.rounded": "上面的数字只保留了几位小数；结果就是这个格子本身的值（把鼠标移到结果上可以看到全部位数）。",
+  "c.elsewhere": "{m}：{what}，这里没有画出来。",
+  "c.from.head_weights": "上面那个注意力头的权重（它的 W_q 和 W_k）",
+  "c.from.head_input": "这个头的输入 x（每个词元一行）",
+  "c.from.head_q": "这个头的查询 q = x W_qᵀ",
+  "c.from.head_k": "这个头的键 k = x W_kᵀ",
+  "c.from.exercise_scores": "所选代码行算出的分数（缩放与否取决于所选），再加上所选的掩码",
+  "c.from.practice_scores": "第 0 个批次的随机分数，两个网格用的是同一组",
+  "c.from.proof_weights_masked": "这个头加了因果掩码的权重 softmax(mask(q kᵀ/√d))",
+  "c.from.proof_weights_unmasked": "这个头不加掩码的权重 softmax(q kᵀ/√d)",
+  "c.from.proof_v_before": "最初抽取的值 v",
+  "c.from.proof_v_after": "从所选位置起各行重新抽取后的值 v",
 };

@@ -11,19 +11,19 @@
 //! message to act on and the `GptError`'s `code` and `params` (see `err`), which the page
 //! says in the learner's language.
 
-use serde::{Deserialize, Serialize};
+mod config;
+mod inspect;
+
 use wasm_bindgen::prelude::*;
 
-use super::{coded_error, js_object};
-use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Param, Trainer, Vocab};
+pub use config::MAX_TEXT_CHARS;
+use config::{check_text, hyperparams, placeholder_text, ConfigOut};
 
-/// Longest training text accepted (characters): ids and the text stay well under 100 MB.
-pub const MAX_TEXT_CHARS: usize = 20_000_000;
+use super::{coded_error, js_object, to_js};
+use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Param, Trainer};
 /// Most steps per `step` call and characters per `generate` call: one call stays short.
 const MAX_STEPS_PER_CALL: u32 = 10_000;
 const MAX_GENERATE: u32 = 5_000;
-/// Next-character probabilities listed by `attention` (the most likely first).
-const TOP_PROBS: usize = 10;
 
 /// A JS Error: the English message, `code` and `params`; a param that is itself an
 /// error (the reason a sentence wraps) is a plain object { code, params, message }.
@@ -51,133 +51,6 @@ fn error_object(e: &GptError) -> js_sys::Object {
         ("params", js_object(&params_js(e)).into()),
         ("message", e.to_string().into()),
     ])
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
-        .map_err(|e| {
-            JsError::new(&format!(
-                "internal: could not hand numbers to the page: {e}"
-            ))
-            .into()
-        })
-}
-
-/// The config JSON: a preset and optional overrides.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ConfigJs {
-    preset: Option<String>,
-    n_layer: Option<usize>,
-    n_head: Option<usize>,
-    n_embd: Option<usize>,
-    block_size: Option<usize>,
-    batch_size: Option<usize>,
-    lr: Option<f64>,
-    weight_decay: Option<f64>,
-    bias: Option<bool>,
-    causal: Option<bool>,
-}
-
-/// Hyperparams from the config JSON (empty = the tiny preset).
-fn hyperparams(json: &str) -> Result<Hyperparams, JsValue> {
-    let c: ConfigJs = if json.trim().is_empty() {
-        ConfigJs::default()
-    } else {
-        serde_json::from_str(json)
-            .map_err(|e| err(gpt_error!("gpt.config.not_valid", detail = e.to_string())))?
-    };
-    let mut hp = Hyperparams::preset(c.preset.as_deref().unwrap_or("tiny")).map_err(err)?;
-    hp.n_layer = c.n_layer.unwrap_or(hp.n_layer);
-    hp.n_head = c.n_head.unwrap_or(hp.n_head);
-    hp.n_embd = c.n_embd.unwrap_or(hp.n_embd);
-    hp.block_size = c.block_size.unwrap_or(hp.block_size);
-    hp.batch_size = c.batch_size.unwrap_or(hp.batch_size);
-    hp.lr = c.lr.unwrap_or(hp.lr);
-    hp.weight_decay = c.weight_decay.unwrap_or(hp.weight_decay);
-    hp.bias = c.bias.unwrap_or(hp.bias);
-    hp.causal = c.causal.unwrap_or(hp.causal);
-    Ok(hp)
-}
-
-/// Refuses texts no model can learn from, before the core sees them.
-fn check_text(text: &str) -> Result<(), GptError> {
-    let mut chars = text.chars();
-    let Some(first) = chars.next() else {
-        return Err(gpt_error!("gpt.text.empty"));
-    };
-    if chars.clone().all(|c| c == first) {
-        return Err(gpt_error!("gpt.text.one_char", char = format!("{first:?}")));
-    }
-    let n = 1 + chars.count();
-    if n > MAX_TEXT_CHARS {
-        return Err(gpt_error!("gpt.text.too_long", n, limit = MAX_TEXT_CHARS));
-    }
-    Ok(())
-}
-
-/// A text the model can always be wrapped in when the learner's own text does not fit its
-/// vocab: every vocab character, repeated. Such a lab can be inspected but not trained.
-fn placeholder_text(vocab: &Vocab, block_size: usize) -> String {
-    let need = 10 * (block_size + 1) + 1;
-    vocab
-        .chars
-        .iter()
-        .cycle()
-        .take(need.max(vocab.len()))
-        .collect()
-}
-
-#[derive(Serialize)]
-struct MatrixJs {
-    rows: usize,
-    cols: usize,
-    data: Vec<f32>,
-    /// true where the causal mask hid the key (shown hatched, weight 0).
-    masked: Option<Vec<bool>>,
-}
-
-#[derive(Serialize)]
-struct ProbJs {
-    char: String,
-    p: f32,
-}
-
-#[derive(Serialize)]
-struct AttentionJs {
-    tokens: Vec<String>,
-    /// layers[l][h]: (T, T) weights, row = query position, column = key position.
-    layers: Vec<Vec<MatrixJs>>,
-    /// scores[l][h]: (T, T) scaled scores q·k/√hs the weights are the softmax of
-    /// (−Infinity where masked).
-    scores: Vec<Vec<MatrixJs>>,
-    /// The most likely next characters after the prompt, most likely first.
-    probs: Vec<ProbJs>,
-    causal: bool,
-}
-
-#[derive(Serialize)]
-struct ConfigOut {
-    vocab_size: usize,
-    block_size: usize,
-    n_layer: usize,
-    n_head: usize,
-    n_embd: usize,
-    bias: bool,
-    batch_size: usize,
-    lr: f64,
-    weight_decay: f64,
-    causal: bool,
-    params: usize,
-    steps: f64,
-    trainable: bool,
-    /// Why training is off (the text does not fit the loaded model's vocab), else null;
-    /// in English: `untrainable` is the same as { code, params, message }.
-    untrainable_reason: Option<String>,
-    vocab: String,
-    train_tokens: usize,
-    val_tokens: usize,
 }
 
 /// A GPT, its optimizer and its text: what the worker trains and opens.
@@ -325,127 +198,6 @@ impl GptLab {
         self.tr
             .generate(prompt, n as usize, temperature, top_k, seed as u64)
             .map_err(err)
-    }
-
-    /// Every layer's and head's attention weights and scaled scores for `prompt` (its
-    /// last block_size characters) and the most likely next characters: `{ tokens,
-    /// layers: [[{rows, cols, data, masked}]] (L × NH), scores (the same shape, q·k/√hs,
-    /// −Infinity where masked), probs: [{char, p}], causal }`.
-    pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {
-        if prompt.is_empty() {
-            return Err(err(gpt_error!("gpt.prompt.empty")));
-        }
-        let cfg = self.tr.model.config.clone();
-        let causal = self.tr.model.causal;
-        let ids = self.tr.data.vocab.encode(prompt).map_err(err)?;
-        let ids = ids[ids.len().saturating_sub(cfg.block_size)..].to_vec();
-        self.tr.forward_prompt(&ids).map_err(err)?;
-        let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
-        let t = acts.t;
-        let masked: Option<Vec<bool>> = causal.then(|| (0..t * t).map(|i| i % t > i / t).collect());
-        let per_head = |of: &dyn Fn(usize, usize) -> Vec<f32>| -> Vec<Vec<MatrixJs>> {
-            (0..cfg.n_layer)
-                .map(|l| {
-                    (0..cfg.n_head)
-                        .map(|h| MatrixJs {
-                            rows: t,
-                            cols: t,
-                            data: of(l, h),
-                            masked: masked.clone(),
-                        })
-                        .collect()
-                })
-                .collect()
-        };
-        let layers = per_head(&|l, h| acts.att(l, 0, h, cfg.n_head).to_vec());
-        let scores = per_head(&|l, h| acts.preatt(l, 0, h, cfg.n_head).to_vec());
-        let p = acts.probs_at(0, t - 1, cfg.vocab_size);
-        let mut order: Vec<usize> = (0..p.len()).collect();
-        order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
-        let probs = order
-            .iter()
-            .take(TOP_PROBS)
-            .map(|&i| ProbJs {
-                char: vocab.chars[i].to_string(),
-                p: p[i],
-            })
-            .collect();
-        let tokens = ids
-            .iter()
-            .map(|&i| vocab.chars[i as usize].to_string())
-            .collect();
-        to_js(&AttentionJs {
-            tokens,
-            layers,
-            scores,
-            probs,
-            causal,
-        })
-    }
-
-    /// Explains cell (row, col) of head `head` in layer `layer` for `prompt` (its last
-    /// block_size characters), as `HeadLab.explain` does: `kind` "weights" (a softmax over
-    /// the row's scores), "scores" (q·k/√hs; the long dot product lists `maxTerms` terms,
-    /// default 8, and sums the rest), "masked_scores", "q", "k", "v" or "out". The numbers
-    /// are the forward pass's own f32 q, k, v (the qkv buffer); sums are redone in f64.
-    #[wasm_bindgen(js_name = explainAttention)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn explain_attention(
-        &mut self,
-        prompt: &str,
-        layer: usize,
-        head: usize,
-        kind: &str,
-        row: usize,
-        col: usize,
-        max_terms: Option<usize>,
-    ) -> Result<JsValue, JsValue> {
-        use crate::explain::{
-            explain_attention_cell, Cell, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
-        };
-        use crate::tensor::causal_or_none;
-        if prompt.is_empty() {
-            return Err(err(gpt_error!("gpt.prompt.empty")));
-        }
-        let cfg = self.tr.model.config.clone();
-        if layer >= cfg.n_layer || head >= cfg.n_head {
-            return Err(err(gpt_error!(
-                "gpt.explain.no_head",
-                head,
-                layer,
-                n_layer = cfg.n_layer,
-                n_head = cfg.n_head
-            )));
-        }
-        let kind = Kind::parse(kind).map_err(|e| JsError::new(&e.to_string()))?;
-        let causal = self.tr.model.causal;
-        let ids = self.tr.data.vocab.encode(prompt).map_err(err)?;
-        let ids = ids[ids.len().saturating_sub(cfg.block_size)..].to_vec();
-        self.tr.forward_prompt(&ids).map_err(err)?;
-        let acts = &self.tr.infer;
-        let t = acts.t;
-        let (c, hs) = (cfg.n_embd, cfg.n_embd / cfg.n_head);
-        let qkv = &acts.blocks[layer].qkv[..t * 3 * c];
-        let e = |e: crate::explain::ExplainError| JsError::new(&e.to_string());
-        let q = Strided::new(qkv, head * hs, t, hs, 3 * c).map_err(e)?;
-        let k = Strided::new(qkv, c + head * hs, t, hs, 3 * c).map_err(e)?;
-        let v = Strided::new(qkv, 2 * c + head * hs, t, hs, 3 * c).map_err(e)?;
-        let mask = causal_or_none(causal, t, t);
-        let view = HeadView {
-            q: &q,
-            k: &k,
-            v: &v,
-            mask: &mask,
-            scale: 1.0 / (hs as f64).sqrt(),
-            projections: None,
-        };
-        let ex = explain_attention_cell(
-            &view,
-            Cell::new(kind, row, col),
-            max_terms.unwrap_or(DEFAULT_MAX_TERMS),
-        )
-        .map_err(e)?;
-        Ok(super::explain::to_js(&ex)?)
     }
 
     /// Trains (and runs) with or without the causal mask from now on.
