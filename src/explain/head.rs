@@ -3,6 +3,7 @@
 
 use super::body::{Addend, Body, Kept, MaskReason, Masked, NoValueReason, Scaling, SourceCell};
 use super::build::{self, Operand};
+use super::error::shape_error;
 use super::fraction::fraction_beside;
 use super::{Cell, ExplainError, Explanation, Grid, Kind};
 use crate::attention::{HeadTrace, HeadWeights};
@@ -102,7 +103,7 @@ pub fn explain_attention_cell(
 ) -> Result<Explanation, ExplainError> {
     let not_here = ExplainError::NotHere {
         kind: cell.kind,
-        what: "an attention head",
+        what: "head",
     };
     if !cell.kind.is_head() {
         return Err(not_here);
@@ -158,27 +159,29 @@ impl HeadView<'_> {
     /// Errors unless q kᵀ, weights v, the mask and the projections fit together.
     fn check(&self) -> Result<(), ExplainError> {
         let ((t_out, d), (t_in, d_k), (t_v, _)) = (self.q.shape(), self.k.shape(), self.v.shape());
-        let fail = |msg: String| Err(ExplainError::Shape(msg));
         if d != d_k {
-            return fail(format!(
-                "q has {d} columns but k has {d_k}: q and k need the same head size"
-            ));
+            return Err(shape_error!("explain.shape.head_size", d = d, d_k = d_k));
         }
         if t_v != t_in {
-            return fail(format!("k has {t_in} rows but v has {t_v}"));
+            return Err(shape_error!("explain.shape.values", t_in = t_in, t_v = t_v));
         }
         if (self.mask.rows, self.mask.cols) != (t_out, t_in) {
-            let (r, c) = (self.mask.rows, self.mask.cols);
-            return fail(format!("the mask is {r}×{c} but scores are {t_out}×{t_in}"));
+            return Err(shape_error!(
+                "explain.shape.mask",
+                rows = self.mask.rows,
+                cols = self.mask.cols,
+                t_out = t_out,
+                t_in = t_in
+            ));
         }
         if let Some(d) = self.drawn {
-            let out = (t_out, self.v.shape().1);
-            let drawn = [d.masked_scores.shape(), d.weights.shape(), d.out.shape()];
-            if drawn != [(t_out, t_in), (t_out, t_in), out] {
-                return fail(format!(
-                    "the stored masked_scores, weights and out are {drawn:?}, \
-                     expected {:?}",
-                    [(t_out, t_in), (t_out, t_in), out]
+            let want = [(t_out, t_in), (t_out, t_in), (t_out, self.v.shape().1)];
+            let got = [d.masked_scores.shape(), d.weights.shape(), d.out.shape()];
+            if got != want {
+                return Err(shape_error!(
+                    "explain.shape.drawn",
+                    got = format!("{got:?}"),
+                    want = format!("{want:?}")
                 ));
             }
         }
@@ -191,12 +194,16 @@ impl HeadView<'_> {
             let ((t, c), (d_y, c_w)) = (p.x.shape(), p.w.shape());
             let bias_fits = p.bias.is_none_or(|(b, _)| b.shape() == (1, d_y));
             if c != c_w || (t, d_y) != y.shape() || !bias_fits {
-                return fail(format!(
-                    "{} ({t}×{c}) times {}ᵀ ({d_y}×{c_w}) does not give a {}×{} matrix",
-                    p.x_name,
-                    p.w_name,
-                    y.shape().0,
-                    y.shape().1
+                return Err(shape_error!(
+                    "explain.shape.projection",
+                    x = p.x_name,
+                    t = t,
+                    c = c,
+                    w = p.w_name,
+                    d = d_y,
+                    c_w = c_w,
+                    rows = y.shape().0,
+                    cols = y.shape().1
                 ));
             }
         }

@@ -13,6 +13,7 @@
 
 mod body;
 mod build;
+mod error;
 mod fraction;
 mod grid;
 mod head;
@@ -20,14 +21,13 @@ mod lesson;
 mod scheme;
 mod steps;
 
-use std::fmt;
-
 use serde::Serialize;
 
 pub use body::{
     Addend, Axis, Bilinear, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean,
     NoValueReason, Normalise, Over, Rest, Scaling, Sinusoid, Softmax, SourceCell, Term,
 };
+pub use error::{ExplainError, ShapeCause, MESSAGES};
 pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
 pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};
@@ -238,72 +238,3 @@ impl Explanation {
         self
     }
 }
-
-/// Why a cell cannot be explained; `Display` is the learner-facing message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExplainError {
-    UnknownKind(String),
-    UnknownScheme(String),
-    OutOfRange {
-        kind: Kind,
-        row: usize,
-        col: usize,
-        rows: usize,
-        cols: usize,
-    },
-    /// This scheme draws no such matrix.
-    NotInScheme {
-        scheme: Scheme,
-        kind: Kind,
-    },
-    /// q, k or v was asked of a head whose inputs and weights are not known.
-    NoProjection(Kind),
-    Shape(String),
-    /// The widget (`what`) draws no such matrix.
-    NotHere {
-        kind: Kind,
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for ExplainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExplainError::UnknownKind(k) => write!(
-                f,
-                "unknown matrix “{k}”: use q, k, v, scores, masked_scores, weights or out"
-            ),
-            ExplainError::UnknownScheme(s) => {
-                write!(f, "unknown scheme “{s}”: use loop, matrix or softmax")
-            }
-            ExplainError::OutOfRange {
-                kind,
-                row,
-                col,
-                rows,
-                cols,
-            } => write!(
-                f,
-                "{} is {rows}×{cols}: there is no cell ({row}, {col})",
-                kind.name()
-            ),
-            ExplainError::NotInScheme { scheme, kind } => write!(
-                f,
-                "the {} scheme has no {} matrix",
-                scheme.name(),
-                kind.name()
-            ),
-            ExplainError::NoProjection(kind) => write!(
-                f,
-                "{} cannot be explained here: the head's inputs and weights are not known",
-                kind.name()
-            ),
-            ExplainError::Shape(msg) => f.write_str(msg),
-            ExplainError::NotHere { kind, what } => {
-                write!(f, "{what} has no {} matrix to explain", kind.name())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ExplainError {}

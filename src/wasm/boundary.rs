@@ -1,5 +1,5 @@
 //! What crosses the boundary, in one place: results out (`to_js`), matrices in
-//! (`MatIn`), errors out (`coded_error`).
+//! (`MatIn`); errors go out through `errors::thrown`.
 //!
 //! Results are plain objects (maps too, so an explanation's flattened `op` fields are
 //! fields), `None` is `null`, and −∞ and NaN stay numbers; matrices are
@@ -75,15 +75,4 @@ pub(crate) fn js_object(props: &[(&str, JsValue)]) -> js_sys::Object {
         let _ = js_sys::Reflect::set(&obj, &(*k).into(), v);
     }
     obj
-}
-
-/// A JS `Error` with the English `message` and, for the page's string tables
-/// (`errorText` in www/js/i18n.js), `code` ("number.not_a_number",
-/// "gpt.config.too_many_params", …) and `params` ({ text }, { n, limit }, …), so that
-/// the page can say it in the learner's language.
-pub(crate) fn coded_error(message: &str, code: &str, params: &[(&str, JsValue)]) -> JsValue {
-    let err = js_sys::Error::new(message);
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
-    let _ = js_sys::Reflect::set(&err, &"params".into(), &js_object(params));
-    err.into()
 }

@@ -20,7 +20,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::lesson::HeadIn;
-use super::{input, to_js, CrossInput, HeadLab, MatIn};
+use super::{input, thrown, to_js, CrossInput, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
@@ -30,11 +30,11 @@ use crate::explain::{
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
 use crate::tensor::{causal_or_none, Mask, Matrix};
 
-fn js_err(e: ExplainError) -> JsError {
-    JsError::new(&e.to_string())
+fn js_err(e: ExplainError) -> JsValue {
+    thrown(&e)
 }
 
-pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
     Ok(Cell::new(Kind::parse(kind).map_err(js_err)?, row, col))
 }
 
@@ -49,7 +49,7 @@ impl HeadLab {
         row: usize,
         col: usize,
         max_terms: Option<usize>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let cell = cell(kind, row, col)?;
         let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
             .map_err(|e| JsError::new(&e.to_string()))?;
@@ -62,16 +62,16 @@ impl HeadLab {
         };
         let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
             .map_err(js_err)?;
-        to_js(&e)
+        Ok(to_js(&e)?)
     }
 
     /// The five steps of softmax(mask(QKᵀ/√d_k))·V: `[{ name, term, span: [start, end],
     /// reads, produces, active, factor, masked_cells, output: {rows, cols, data} }]`.
     #[wasm_bindgen(js_name = formulaSteps)]
-    pub fn formula_steps(&self) -> Result<JsValue, JsError> {
+    pub fn formula_steps(&self) -> Result<JsValue, JsValue> {
         let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&formula_steps(&trace, &self.mask()))
+        Ok(to_js(&formula_steps(&trace, &self.mask()))?)
     }
 }
 
@@ -94,7 +94,7 @@ pub fn explain_scheme_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let scheme = Scheme::parse(scheme).map_err(js_err)?;
     let m: MatIn = serde_wasm_bindgen::from_value(x)
         .map_err(|e| JsError::new(&format!("x must be {{ rows, cols, data }}: {e}")))?;
@@ -102,7 +102,7 @@ pub fn explain_scheme_js(
     let cell = cell(kind, row, col)?;
     let e =
         explain_scheme(scheme, &x, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS)).map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 /// Explains cell (row, col) of `kind` of the cross-attention `crossAttention`
@@ -117,7 +117,7 @@ pub fn explain_cross_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let c = CrossInput::parse(input, causal)?;
     let cell = cell(kind, row, col)?;
     let trace = c.forward(scaled)?;
@@ -129,7 +129,7 @@ pub fn explain_cross_js(
     };
     let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
         .map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 /// The formula the steps refer to, as LaTeX.
@@ -154,7 +154,7 @@ pub fn explain_trace_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     #[derive(serde::Deserialize)]
     struct Trace {
         q: MatIn,
@@ -176,7 +176,8 @@ pub fn explain_trace_js(
         None if kind.starts_with("out") => {
             return Err(JsError::new(
                 "explainTrace: this trace has no v, so its outputs cannot be explained",
-            ))
+            )
+            .into())
         }
         None => Matrix::zeros(k.rows, 1), // read by "out" only
     };
@@ -184,7 +185,8 @@ pub fn explain_trace_js(
         return Err(JsError::new(&format!(
             "explainTrace: scale must be a positive number, got {}",
             t.scale
-        )));
+        ))
+        .into());
     }
     let mask = causal_or_none(causal, q.rows, k.rows);
     let view = crate::explain::HeadView {
@@ -202,7 +204,7 @@ pub fn explain_trace_js(
         max_terms.unwrap_or(DEFAULT_MAX_TERMS),
     )
     .map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 // The lesson's other grids (`crate::explain::lesson`). Each takes the same
@@ -215,7 +217,7 @@ pub fn explain_trace_js(
 // `"normalise"` carries `over`: "row" | "column" | "all" | "row_of_column", and
 // `"softmax"` `axis`: "row" | "column"; `"no_value"` may have reason "nan".
 
-fn lesson_cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+fn lesson_cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
     Ok(Cell::new(Kind::parse_any(kind).map_err(js_err)?, row, col))
 }
 
@@ -232,10 +234,12 @@ pub fn explain_probe_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let (x, w) = input::<HeadIn>("explainProbe(head, kind, row, col)", head)?.head()?;
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// A cell of `normalizeDirections(a)` ("by_rows", "by_columns", "whole") or of
@@ -247,10 +251,12 @@ pub fn explain_normalize_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let a = input::<MatIn>("explainNormalize(a, kind, row, col)", a)?.matrix("the matrix")?;
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// Cell (pos, column) of `sinusoidalTable(T, C)`; kind "PE".
@@ -261,9 +267,9 @@ pub fn explain_position_js(
     kind: &str,
     row: usize,
     col: usize,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_sinusoid(t_len, c, cell).map_err(js_err)?)
+    Ok(to_js(&explain_sinusoid(t_len, c, cell).map_err(js_err)?)?)
 }
 
 /// A "weights" cell of `exerciseRun(score, mask, axis)`.
@@ -276,7 +282,7 @@ pub fn explain_exercise_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let le = |e: crate::lesson::LessonError| JsError::new(&e.to_string());
     let (score, mask, axis) = (
         ScoreLine::parse(score).map_err(le)?,
@@ -284,7 +290,9 @@ pub fn explain_exercise_js(
         SoftmaxAxis::parse(axis).map_err(le)?,
     );
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_exercise(score, mask, axis, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_exercise(score, mask, axis, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// A cell ("scores", "masked_scores", "weights", "out") of head (0, 0) of
@@ -302,10 +310,10 @@ pub fn explain_multihead_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_multihead(seed.into(), [b, h, t, d_k], causal, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }
 
 /// A "weights" cell of batch 0 of `wrongAxis(seed, B, T)`: `which` = "right"
@@ -321,19 +329,19 @@ pub fn explain_wrong_axis_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let axis = match which {
         "right" => Axis::Row,
         "wrong" => Axis::Column,
         _ => {
-            return Err(JsError::new(&format!(
-                "explainWrongAxis: “{which}”: use right or wrong"
-            )))
+            return Err(
+                JsError::new(&format!("explainWrongAxis: “{which}”: use right or wrong")).into(),
+            )
         }
     };
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_wrong_axis(seed.into(), b, t, 0, axis, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }
 
 /// A cell ("out", or "scores", "masked_scores", "weights") of one of the heads of
@@ -351,9 +359,9 @@ pub fn explain_future_change_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let grid = FutureGrid::parse(grid).map_err(js_err)?;
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_future_change(seed.into(), t, d, from, grid, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }

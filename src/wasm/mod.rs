@@ -7,11 +7,13 @@
 //! `Result<_, JsError>` with a message a learner can act on.
 
 mod boundary;
+mod errors;
 pub mod explain;
 pub mod gpt;
 pub mod lesson;
 
-pub(crate) use boundary::{coded_error, input, js_object, to_js, MatIn};
+pub(crate) use boundary::{input, js_object, to_js, MatIn};
+pub(crate) use errors::{error_object, thrown};
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -33,15 +35,10 @@ fn trace_js(t: HeadTrace) -> Result<JsValue, JsError> {
     to_js(&view)
 }
 
-fn number_error(e: &crate::parse::NumberError) -> JsValue {
-    let params: Vec<(&str, JsValue)> = e.text().map(|t| ("text", t.into())).into_iter().collect();
-    coded_error(&e.to_string(), e.code(), &params)
-}
-
 /// Parses one typed cell: `2`, `-0.5`, `1e-3`, `1/3`. Errors say what to type.
 #[wasm_bindgen(js_name = parseNumber)]
 pub fn parse_number_js(text: &str) -> Result<f64, JsValue> {
-    parse_number(text).map_err(|e| number_error(&e))
+    parse_number(text).map_err(|e| thrown(&e))
 }
 
 /// One attention head the page edits: x (T, C), W_q, W_k, W_v (d, C), flags.
@@ -97,7 +94,7 @@ impl HeadLab {
         col: usize,
         text: &str,
     ) -> Result<f64, JsValue> {
-        let value = parse_number(text).map_err(|e| number_error(&e))?;
+        let value = parse_number(text).map_err(|e| thrown(&e))?;
         let m = self.slot(name)?;
         if row >= m.rows || col >= m.cols {
             return Err(JsError::new(&format!(

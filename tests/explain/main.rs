@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod errors;
 mod extra;
 mod head;
 mod scheme;

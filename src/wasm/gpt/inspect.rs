@@ -12,7 +12,7 @@ use crate::explain::{
 };
 use crate::gpt::gpt_error;
 use crate::tensor::{causal_or_none, Matrix};
-use crate::wasm::to_js;
+use crate::wasm::{thrown, to_js};
 
 /// Next-character probabilities listed by `attention` (the most likely first).
 const TOP_PROBS: usize = 10;
@@ -46,7 +46,7 @@ struct AttentionJs {
 }
 
 fn explain_err(e: ExplainError) -> JsValue {
-    JsError::new(&e.to_string()).into()
+    thrown(&e)
 }
 
 impl GptLab {

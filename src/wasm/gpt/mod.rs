@@ -19,38 +19,15 @@ use wasm_bindgen::prelude::*;
 pub use config::MAX_TEXT_CHARS;
 use config::{check_text, hyperparams, placeholder_text, ConfigOut};
 
-use super::{coded_error, js_object, to_js};
-use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Param, Trainer};
+use super::{error_object, thrown, to_js};
+use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Trainer};
 /// Most steps per `step` call and characters per `generate` call: one call stays short.
 const MAX_STEPS_PER_CALL: u32 = 10_000;
 const MAX_GENERATE: u32 = 5_000;
 
-/// A JS Error: the English message, `code` and `params`; a param that is itself an
-/// error (the reason a sentence wraps) is a plain object { code, params, message }.
+/// The learner's error as a thrown JS Error with its code and params.
 fn err(e: GptError) -> JsValue {
-    coded_error(&e.to_string(), e.code(), &params_js(&e))
-}
-
-fn params_js(e: &GptError) -> Vec<(&'static str, JsValue)> {
-    e.params()
-        .iter()
-        .map(|(k, v)| {
-            let v = match v {
-                Param::Text(s) => JsValue::from(s.as_str()),
-                Param::Error(inner) => error_object(inner).into(),
-            };
-            (*k, v)
-        })
-        .collect()
-}
-
-/// `{ code, params, message }` of `e`, as a plain object (it survives postMessage).
-fn error_object(e: &GptError) -> js_sys::Object {
-    js_object(&[
-        ("code", e.code().into()),
-        ("params", js_object(&params_js(e)).into()),
-        ("message", e.to_string().into()),
-    ])
+    thrown(&e)
 }
 
 /// A GPT, its optimizer and its text: what the worker trains and opens.

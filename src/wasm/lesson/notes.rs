@@ -44,12 +44,12 @@ pub fn explain_batch_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let cell = crate::wasm::explain::cell(kind, row, col)?;
     let max = max_terms.unwrap_or(DEFAULT_MAX_TERMS);
     let e = explain_batch((seed.into(), t_len, c, d), after, seq, cell, max)
         .map_err(|e| JsError::new(&e.0))?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 /// `normCounterexample(seed)` -> `{ sample, batches, batchnorm: [[..], [..]], layernorm,

@@ -29,9 +29,12 @@
 import { BASE_CSS } from '../widget-css.js';
 import { addStrings, langOf, onLangChange, t } from '../i18n.js';
 import PART_C from '../i18n/part-c.js';
+import * as ERRORS_EXPLAIN from '../i18n/errors-explain.js';
 import { explainLines } from './explain-lines.js';
 
 addStrings(PART_C);
+// Every widget that explains loads this panel, so its errors are said from here too.
+addStrings(ERRORS_EXPLAIN);
 
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 const subscript = (prefix, i) => prefix + String(i).replace(/\d/g, (d) => SUBSCRIPTS[d]);
