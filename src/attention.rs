@@ -7,7 +7,9 @@
 //! The intermediates are exactly what the page draws: there is no second
 //! implementation for display.
 
-use crate::tensor::{causal_or_none, masked_fill, softmax_rows, Mask, Matrix, ShapeError};
+use crate::tensor::{
+    causal_or_none, masked_fill, shape_err, softmax_rows, Mask, Matrix, ShapeError,
+};
 
 /// The three projections of one head, each (d, C) in `nn.Linear` layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,22 +71,15 @@ impl HeadWeights {
     pub fn check(&self, c: usize) -> Result<(), ShapeError> {
         for (name, w) in [("W_q", &self.w_q), ("W_k", &self.w_k), ("W_v", &self.w_v)] {
             if w.cols != c {
-                return Err(ShapeError(format!(
-                    "{name} has {} columns but x has {c} channels (nn.Linear layout is (d, C))",
-                    w.cols
-                )));
+                return shape_err!("shape.head.weight_cols", name, cols = w.cols, c);
             }
             if w.rows == 0 {
-                return Err(ShapeError(format!(
-                    "{name} has no rows: head size must be ≥ 1"
-                )));
+                return shape_err!("shape.head.weight_rows", name);
             }
         }
         if self.w_q.rows != self.w_k.rows {
-            return Err(ShapeError(format!(
-                "W_q has {} rows but W_k has {}: q and k need the same head size",
-                self.w_q.rows, self.w_k.rows
-            )));
+            let (q, k) = (self.w_q.rows, self.w_k.rows);
+            return shape_err!("shape.head.head_size", q, k);
         }
         Ok(())
     }
@@ -112,17 +107,12 @@ pub fn cross_forward(
     scaled: bool,
 ) -> Result<HeadTrace, ShapeError> {
     if x_q.cols != x_kv.cols {
-        return Err(ShapeError(format!(
-            "queries have {} channels but keys/values have {}",
-            x_q.cols, x_kv.cols
-        )));
+        return shape_err!("shape.head.channels", q = x_q.cols, kv = x_kv.cols);
     }
     w.check(x_q.cols)?;
     if (mask.rows, mask.cols) != (x_q.rows, x_kv.rows) {
-        return Err(ShapeError(format!(
-            "the mask is {}×{} but scores are {}×{}",
-            mask.rows, mask.cols, x_q.rows, x_kv.rows
-        )));
+        let (rows, cols, t_out, t_in) = (mask.rows, mask.cols, x_q.rows, x_kv.rows);
+        return shape_err!("shape.head.mask", rows, cols, t_out, t_in);
     }
     let q = x_q.matmul_t(&w.w_q); // (T_out, C) @ (C, d) -> (T_out, d)
     let k = x_kv.matmul_t(&w.w_k); // (T_in, C) @ (C, d) -> (T_in, d)

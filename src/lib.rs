@@ -4,6 +4,7 @@
 //! `wasm` is the only module that knows about JavaScript.
 
 pub mod attention;
+pub mod error;
 pub mod explain;
 pub mod lesson;
 pub mod parse;

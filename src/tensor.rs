@@ -6,7 +6,7 @@
 //! errors inside the core (they panic), user input is checked before it gets
 //! here (see `Matrix::from_rows` and `ShapeError`).
 
-use std::fmt;
+use crate::error::{Coded, Domain, Messages};
 
 /// A dense row-major matrix: element (r, c) lives at `data[r * cols + c]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,17 +16,55 @@ pub struct Matrix {
     pub data: Vec<f64>,
 }
 
-/// A shape that does not fit: what was expected and what was given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShapeError(pub String);
+/// Every shape code (matrices here, one head in `attention`) and its English text.
+pub const SHAPE_MESSAGES: Messages = &[
+    (
+        "shape.matrix.len",
+        "a {rows}×{cols} matrix needs {need} numbers, got {n}",
+    ),
+    (
+        "shape.matrix.ragged",
+        "row {row} has {n} numbers but row 0 has {cols}",
+    ),
+    (
+        "shape.head.weight_cols",
+        "{name} has {cols} columns but x has {c} channels (nn.Linear layout is (d, C))",
+    ),
+    (
+        "shape.head.weight_rows",
+        "{name} has no rows: head size must be ≥ 1",
+    ),
+    (
+        "shape.head.head_size",
+        "W_q has {q} rows but W_k has {k}: q and k need the same head size",
+    ),
+    (
+        "shape.head.channels",
+        "queries have {q} channels but keys/values have {kv}",
+    ),
+    (
+        "shape.head.mask",
+        "the mask is {rows}×{cols} but scores are {t_out}×{t_in}",
+    ),
+];
 
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// The domain of shape errors: the codes of `SHAPE_MESSAGES`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape;
+
+impl Domain for Shape {
+    const TABLES: &'static [Messages] = &[SHAPE_MESSAGES];
 }
 
-impl std::error::Error for ShapeError {}
+/// A shape that does not fit: what was expected and what was given (`e.code()`,
+/// `e.params()`; `Display` is the English).
+pub type ShapeError = Coded<Shape>;
+
+/// `Err(ShapeError::new("shape.some.code", params))`, params as in `crate::error::coded!`.
+macro_rules! shape_err {
+    ($($arg:tt)*) => { Err($crate::error::coded!($crate::tensor::ShapeError, $($arg)*)) };
+}
+pub(crate) use shape_err;
 
 impl Matrix {
     /// A rows×cols matrix of zeros.
@@ -62,11 +100,13 @@ impl Matrix {
     /// Wraps row-major `data`; errors unless `data.len() == rows * cols`.
     pub fn from_vec(rows: usize, cols: usize, data: Vec<f64>) -> Result<Matrix, ShapeError> {
         if data.len() != rows * cols {
-            return Err(ShapeError(format!(
-                "a {rows}×{cols} matrix needs {} numbers, got {}",
-                rows * cols,
-                data.len()
-            )));
+            return shape_err!(
+                "shape.matrix.len",
+                rows,
+                cols,
+                need = rows * cols,
+                n = data.len()
+            );
         }
         Ok(Matrix { rows, cols, data })
     }
@@ -78,10 +118,7 @@ impl Matrix {
         for (i, row) in rows.iter().enumerate() {
             let row = row.as_ref();
             if row.len() != cols {
-                return Err(ShapeError(format!(
-                    "row {i} has {} numbers but row 0 has {cols}",
-                    row.len()
-                )));
+                return shape_err!("shape.matrix.ragged", row = i, n = row.len(), cols);
             }
             data.extend_from_slice(row);
         }
@@ -321,75 +358,4 @@ pub fn softmax_rows(x: &Matrix) -> (Matrix, Vec<usize>) {
         }
     }
     (out, bad)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn matmul_sizes_0_to_11_match_matmul_t_and_identity() {
-        for r in 0..12 {
-            for k in 0..12 {
-                let c = (r * 7 + k * 3) % 12;
-                let a = Matrix::from_fn(r, k, |i, j| (i as f64) * 0.5 - (j as f64) * 1.25 + 1.0);
-                let b = Matrix::from_fn(k, c, |i, j| ((i * 3 + j) % 5) as f64 - 2.0);
-                let ab = a.matmul(&b);
-                assert_eq!((ab.rows, ab.cols), (r, c));
-                assert!(ab.is_finite());
-                assert_eq!(a.matmul_t(&b.transpose()), ab, "r={r} k={k} c={c}");
-                assert_eq!(a.matmul(&Matrix::identity(k)), a);
-            }
-        }
-        // A hand-checked non-square product: (2,3) @ (3,1).
-        let a = Matrix::from_rows(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
-        let b = Matrix::from_rows(&[[1.0], [0.0], [-1.0]]).unwrap();
-        assert_eq!(a.matmul(&b).data, vec![-2.0, -2.0]);
-    }
-
-    #[test]
-    fn softmax_masked_example_from_lesson() {
-        // scores [2, −1, 3, 5] with position 3 in the future.
-        let p = softmax_row(&[2.0, -1.0, 3.0, f64::NEG_INFINITY]).unwrap();
-        let rounded: Vec<f64> = p.iter().map(|v| (v * 100.0).round() / 100.0).collect();
-        assert_eq!(rounded, vec![0.27, 0.01, 0.72, 0.0]);
-        assert_eq!(p[3], 0.0);
-        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-15);
-    }
-
-    #[test]
-    fn softmax_of_all_masked_row_is_reported_not_nan() {
-        assert_eq!(softmax_row(&[f64::NEG_INFINITY; 3]), None);
-        let x = Matrix::from_rows(&[[1.0, 2.0], [f64::NEG_INFINITY, f64::NEG_INFINITY]]).unwrap();
-        let (p, bad) = softmax_rows(&x);
-        assert_eq!(bad, vec![1]);
-        assert!(p.is_finite());
-    }
-
-    #[test]
-    fn softmax_survives_huge_scores() {
-        let p = softmax_row(&[1e308, -1e308, 0.0]).unwrap();
-        assert_eq!(p, vec![1.0, 0.0, 0.0]);
-    }
-
-    #[test]
-    fn causal_mask_shapes() {
-        let m = causal_mask(2, 4);
-        assert_eq!(
-            m.allowed,
-            vec![true, false, false, false, true, true, false, false]
-        );
-        assert!(causal_mask(3, 3).fully_masked_rows().is_empty());
-        assert_eq!(
-            Mask::from_fn(2, 2, |t, _| t == 0).fully_masked_rows(),
-            vec![1]
-        );
-    }
-
-    #[test]
-    fn ragged_rows_are_an_error() {
-        let e = Matrix::from_rows(&[vec![1.0, 2.0], vec![3.0]]).unwrap_err();
-        assert!(e.0.contains("row 1"));
-        assert!(Matrix::from_vec(2, 2, vec![1.0]).is_err());
-    }
 }

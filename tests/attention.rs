@@ -91,7 +91,7 @@ fn cross_attention_has_t_out_by_t_in_scores() {
     assert!(cross_forward(&x_q, &x_kv, &w, &Mask::none(5, 2), true).is_err());
     let bad = rng.matrix(5, 4, 1.0);
     let e = cross_forward(&x_q, &bad, &w, &Mask::none(2, 5), true).unwrap_err();
-    assert!(e.0.contains("channels"), "{e}");
+    assert!(e.to_string().contains("channels"), "{e}");
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn bad_weight_shapes_are_errors() {
     };
     assert!(head_forward(&x, &w, true, false)
         .unwrap_err()
-        .0
+        .to_string()
         .contains("head size"));
     let w = HeadWeights {
         w_q: Matrix::zeros(2, 4),
@@ -142,6 +142,6 @@ fn bad_weight_shapes_are_errors() {
     };
     assert!(head_forward(&x, &w, true, false)
         .unwrap_err()
-        .0
+        .to_string()
         .contains("channels"));
 }

@@ -4,14 +4,15 @@
 //! `errorText` in www/js/i18n.js). `Display` is the English text of `MESSAGES` with the
 //! params filled in; the page's English table must say the same (tests/gpt_errors.rs).
 //!
-//! A param is text (numbers already written as digits, names already quoted where the
-//! English quotes them) or another `GptError`, the cause a sentence wraps ("checkpoint
+//! The machinery (params, `Display`, the macros) is the crate's one coded error,
+//! `crate::error`; this module is the gpt domain's table and the names gpt code uses.
+//! A param is text or another `GptError`, the cause a sentence wraps ("checkpoint
 //! config: {reason}"), which the page says in the same language.
 
-use std::fmt;
+use crate::error::{template_in, Coded, Domain, Messages};
 
 /// Every code and its English text; `{name}` is a param.
-pub const MESSAGES: &[(&str, &str)] = &[
+pub const MESSAGES: Messages = &[
     // config.rs: the model's shape and the training settings
     ("gpt.config.size_range", "{name} must be between 1 and {max}, got {value}"),
     ("gpt.config.too_many_layers", "n_layer is {n}; the limit is {limit} layers"),
@@ -72,123 +73,39 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("gpt.lab.untrainable", "this model cannot be trained here: {reason}"),
 ];
 
-/// A param's value: text, or the error a sentence wraps.
+/// The gpt domain: its codes are those of `MESSAGES`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Param {
-    Text(String),
-    Error(GptError),
+pub struct Gpt;
+
+impl Domain for Gpt {
+    const TABLES: &'static [Messages] = &[MESSAGES];
 }
 
-impl fmt::Display for Param {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Param::Text(s) => f.write_str(s),
-            Param::Error(e) => e.fmt(f),
-        }
-    }
-}
-
-impl From<GptError> for Param {
-    fn from(e: GptError) -> Param {
-        Param::Error(e)
-    }
-}
-
-macro_rules! text_params {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Param {
-            fn from(v: $t) -> Param {
-                Param::Text(v.to_string())
-            }
-        }
-    )*};
-}
-text_params!(String, &str, &String, usize, u32, u64, u128, f32, f64);
+/// A param's value: text, or the error a sentence wraps.
+pub type Param = crate::error::Param<Gpt>;
 
 /// Anything a learner's input can get wrong: a config, a checkpoint, a prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GptError {
-    code: &'static str,
-    params: Vec<(&'static str, Param)>,
-}
-
-impl GptError {
-    /// An error `code` (one of `MESSAGES`) with its params.
-    pub fn new(code: &'static str, params: Vec<(&'static str, Param)>) -> GptError {
-        debug_assert!(template(code).is_some(), "{code} is not in MESSAGES");
-        GptError { code, params }
-    }
-
-    /// The stable name of the page's string `err.<code>`.
-    pub fn code(&self) -> &'static str {
-        self.code
-    }
-
-    /// The named params, in the order given.
-    pub fn params(&self) -> &[(&'static str, Param)] {
-        &self.params
-    }
-
-    fn param(&self, name: &str) -> Option<&Param> {
-        self.params.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
-    }
-}
+/// `GptError::new(code, params)`, `e.code()`, `e.params()`.
+pub type GptError = Coded<Gpt>;
 
 /// The English text of `code`.
 pub fn template(code: &str) -> Option<&'static str> {
-    MESSAGES.iter().find(|(c, _)| *c == code).map(|(_, t)| *t)
+    template_in::<Gpt>(code)
 }
-
-impl fmt::Display for GptError {
-    /// The English text: the template with every `{name}` replaced by its param (a
-    /// param's own text is not searched again).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(mut rest) = template(self.code) else {
-            return write!(f, "{} {:?}", self.code, self.params);
-        };
-        while let Some(open) = rest.find('{') {
-            f.write_str(&rest[..open])?;
-            let after = &rest[open + 1..];
-            let close = after.find('}');
-            match close.and_then(|c| self.param(&after[..c]).map(|p| (c, p))) {
-                Some((c, p)) => {
-                    p.fmt(f)?;
-                    rest = &after[c + 1..];
-                }
-                None => {
-                    f.write_str("{")?;
-                    rest = after;
-                }
-            }
-        }
-        f.write_str(rest)
-    }
-}
-
-impl std::error::Error for GptError {}
 
 /// `GptError::new("gpt.some.code", params)` with params written `name = value` (or just
 /// `name`, a variable of that name); a value is anything `Param: From` (text, numbers,
 /// another GptError).
 macro_rules! gpt_error {
-    ($code:literal $(, $k:ident $(= $v:expr)?)* $(,)?) => {
-        $crate::gpt::GptError::new(
-            $code,
-            vec![$((stringify!($k), $crate::gpt::error::param!($k $(= $v)?))),*],
-        )
+    ($($arg:tt)*) => {
+        $crate::error::coded!($crate::gpt::GptError, $($arg)*)
     };
 }
 pub(crate) use gpt_error;
 
-macro_rules! param {
-    ($k:ident) => {
-        $crate::gpt::error::Param::from($k)
-    };
-    ($k:ident = $v:expr) => {
-        $crate::gpt::error::Param::from($v)
-    };
-}
-pub(crate) use param;
+// gpt code may build one param by hand, as `gpt_error!` does.
+#[allow(unused_imports)]
+pub(crate) use crate::error::param;
 
 /// `return Err(gpt_error!(..))` in one line.
 macro_rules! bail {

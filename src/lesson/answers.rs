@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::practice::weighted_output;
 use super::rng::Rng;
-use super::{check_size, fail, LessonError, MAX_SIDE};
+use super::{check_count, fail, LessonError, MAX_SIDE};
 use crate::parse::parse_number;
 use crate::tensor::softmax_row;
 
@@ -103,12 +103,12 @@ pub fn parse_numbers(text: &str) -> Result<Vec<f64>, LessonError> {
         .filter(|p| !p.is_empty())
         .collect();
     if parts.is_empty() {
-        return fail("type your answer: a number, or several separated by commas");
+        return fail!("lesson.answer.empty");
     }
-    check_size("the number of numbers", parts.len(), MAX_SIDE)?;
+    check_count("lesson.size.numbers", parts.len(), MAX_SIDE)?;
     parts
         .iter()
-        .map(|p| parse_number(p).map_err(|e| LessonError(e.to_string())))
+        .map(|p| parse_number(p).map_err(LessonError::from))
         .collect()
 }
 
@@ -116,10 +116,7 @@ pub fn parse_numbers(text: &str) -> Result<Vec<f64>, LessonError> {
 pub fn check_answer(id: &str, text: &str) -> Result<AnswerCheck, LessonError> {
     let Some(q) = questions().into_iter().find(|q| q.id == id) else {
         let ids: Vec<&str> = questions().iter().map(|q| q.id).collect();
-        return fail(format!(
-            "unknown question “{id}”: one of {}",
-            ids.join(", ")
-        ));
+        return fail!("lesson.answer.unknown_question", id, ids = ids.join(", "));
     };
     // A lone number may use a decimal comma ("4,17"); lists are split first.
     let lone = text
@@ -163,6 +160,6 @@ pub fn check_answer(id: &str, text: &str) -> Result<AnswerCheck, LessonError> {
 
 /// The order to show n quiz options on retake number `attempt` (a permutation of 0..n).
 pub fn quiz_order(n: usize, attempt: u64) -> Result<Vec<usize>, LessonError> {
-    check_size("the number of options", n, 16)?;
+    check_count("lesson.size.options", n, 16)?;
     Ok(Rng::new(attempt.wrapping_mul(0x2545_F491_4F6C_DD1D)).permutation(n))
 }

@@ -184,13 +184,18 @@ pub fn head_grads(
     let trace = run_head(x, w, causal, scaled)?;
     check_matrix("dout", dout)?;
     if (dout.rows, dout.cols) != (trace.out.rows, trace.out.cols) {
-        return fail(format!(
-            "dout must have the shape of out, {}×{}, got {}×{}",
-            trace.out.rows, trace.out.cols, dout.rows, dout.cols
-        ));
+        let (rows, cols, dout_rows, dout_cols) =
+            (trace.out.rows, trace.out.cols, dout.rows, dout.cols);
+        return fail!(
+            "lesson.backward.dout_shape",
+            rows,
+            cols,
+            dout_rows,
+            dout_cols
+        );
     }
     if !trace.overflow_rows.is_empty() {
-        return fail("a score overflowed: use smaller weights or inputs");
+        return fail!("lesson.head.score_overflow");
     }
     let mask = causal_or_none(causal, x.rows, x.rows);
     Ok(head_backward(x, w, &trace, &mask, dout))

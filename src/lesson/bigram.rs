@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use super::error::lesson_error;
 use super::{fail, LessonError};
 use crate::tensor::Matrix;
 
@@ -67,19 +68,14 @@ impl Bigram {
     pub fn from_corpus(corpus: &str) -> Result<Bigram, LessonError> {
         let n = corpus.chars().count();
         if !(2..=MAX_CORPUS).contains(&n) {
-            return fail(format!(
-                "the corpus needs 2 to {MAX_CORPUS} characters to count pairs, got {n}"
-            ));
+            return fail!("lesson.bigram.corpus_len", max = MAX_CORPUS, n);
         }
         let mut vocab: Vec<char> = corpus.chars().collect();
         vocab.sort_unstable();
         vocab.dedup();
         let v = vocab.len();
         if v > MAX_VOCAB {
-            return fail(format!(
-                "the corpus has {v} distinct characters; the bigram table would be {v}×{v}: \
-                 use a text with at most {MAX_VOCAB}"
-            ));
+            return fail!("lesson.bigram.vocab", v, max = MAX_VOCAB);
         }
         let mut counts = vec![0u64; v * v];
         let mut prev: Option<usize> = None;
@@ -113,12 +109,12 @@ impl Bigram {
         word.chars()
             .map(|c| {
                 self.vocab.binary_search(&c).map_err(|_| {
-                    LessonError(format!(
-                        "the character {c:?} (U+{:04X}) is not in the corpus vocabulary \
-                         of {} characters: remove it or type another word",
-                        c as u32,
-                        self.vocab.len()
-                    ))
+                    lesson_error!(
+                        "lesson.bigram.not_in_vocab",
+                        char = format!("{c:?}"),
+                        hex = format!("{:04X}", c as u32),
+                        n = self.vocab.len()
+                    )
                 })
             })
             .collect()
@@ -166,16 +162,14 @@ impl Bigram {
     /// For each word, logits[T−1] and the top-k next characters; bit-compares them.
     pub fn compare(&self, words: &[String], k: usize) -> Result<WordsComparison, LessonError> {
         if words.is_empty() || words.len() > MAX_WORDS {
-            return fail(format!("give between 1 and {MAX_WORDS} words"));
+            return fail!("lesson.bigram.words", max = MAX_WORDS);
         }
         let k = k.clamp(1, self.vocab.len());
         let mut reports: Vec<WordReport> = Vec::with_capacity(words.len());
         for word in words {
             let n = word.chars().count();
             if n == 0 || n > MAX_WORD_LEN {
-                return fail(format!(
-                    "each word needs 1 to {MAX_WORD_LEN} characters, “{word}” has {n}"
-                ));
+                return fail!("lesson.bigram.word_len", max = MAX_WORD_LEN, word, n);
             }
             let indices = self.encode(word)?;
             let logits_all = self.forward(&indices); // (T, V)
@@ -232,10 +226,13 @@ pub struct ParamCounts {
 
 /// Counts parameters for vocabulary V and embedding n_embd (each 1..=100 000).
 pub fn param_counts(vocab_size: u64, n_embd: u64) -> Result<ParamCounts, LessonError> {
-    for (name, n) in [("vocab size", vocab_size), ("n_embd", n_embd)] {
-        if n == 0 || n > 100_000 {
-            return fail(format!("{name} must be between 1 and 100000, got {n}"));
-        }
+    // u64, not usize: on wasm32 a usize would cut the number the learner typed.
+    let max = 100_000u64;
+    if vocab_size == 0 || vocab_size > max {
+        return fail!("lesson.size.vocab_size", max, n = vocab_size);
+    }
+    if n_embd == 0 || n_embd > max {
+        return fail!("lesson.size", name = "n_embd", max, n = n_embd);
     }
     let (v, c) = (vocab_size, n_embd);
     Ok(ParamCounts {
@@ -263,11 +260,11 @@ pub struct Example {
 pub fn training_examples(chunk: &str) -> Result<Vec<Example>, LessonError> {
     let chars: Vec<char> = chunk.chars().collect();
     if chars.len() < 2 || chars.len() > MAX_WORD_LEN + 1 {
-        return fail(format!(
-            "a chunk needs 2 to {} characters (block_size + 1), got {}",
-            MAX_WORD_LEN + 1,
-            chars.len()
-        ));
+        return fail!(
+            "lesson.bigram.chunk",
+            max = MAX_WORD_LEN + 1,
+            n = chars.len()
+        );
     }
     Ok((0..chars.len() - 1)
         .map(|t| Example {

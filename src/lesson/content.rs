@@ -21,12 +21,12 @@ pub fn letters(word: &str) -> Result<Matrix, LessonError> {
             'o' => Ok([0.0, 1.0, 0.0]),
             'u' => Ok([0.0, 0.0, 1.0]),
             'y' => Ok([1.0, 1.0, 0.0]),
-            _ => fail(format!("{c:?} has no vector here: use h, o, u and y")),
+            _ => fail!("lesson.content.no_vector", char = format!("{c:?}")),
         })
         .collect();
     let rows = rows?;
     if rows.is_empty() || rows.len() > 16 {
-        return fail("type a word of 1 to 16 letters from h, o, u, y");
+        return fail!("lesson.content.word");
     }
     Ok(Matrix::from_rows(&rows).expect("3 columns each"))
 }

@@ -55,7 +55,7 @@ impl ScoreLine {
             "scaled" => Ok(ScoreLine::Scaled),
             "unscaled" => Ok(ScoreLine::Unscaled),
             "dk" => Ok(ScoreLine::DividedByDk),
-            _ => fail(format!("score line “{s}”: choose scaled, unscaled or dk")),
+            _ => fail!("lesson.exercise.score_line", choice = s),
         }
     }
 
@@ -85,7 +85,7 @@ impl MaskLine {
             "lower" => Ok(MaskLine::Lower),
             "none" => Ok(MaskLine::None),
             "diagonal" => Ok(MaskLine::Diagonal),
-            _ => fail(format!("mask “{s}”: choose upper, lower, none or diagonal")),
+            _ => fail!("lesson.exercise.mask", choice = s),
         }
     }
 
@@ -116,9 +116,7 @@ impl SoftmaxAxis {
         match s {
             "last" | "-1" => Ok(SoftmaxAxis::Last),
             "receivers" | "-2" => Ok(SoftmaxAxis::Receivers),
-            _ => fail(format!(
-                "softmax axis “{s}”: choose last (-1) or receivers (-2)"
-            )),
+            _ => fail!("lesson.exercise.axis", choice = s),
         }
     }
 

@@ -24,7 +24,7 @@ pub fn run_head(
     check_matrix("W_q", &w.w_q)?;
     check_matrix("W_k", &w.w_k)?;
     check_matrix("W_v", &w.w_v)?;
-    head_forward(x, w, causal, scaled).map_err(|e| LessonError(e.to_string()))
+    head_forward(x, w, causal, scaled).map_err(LessonError::from)
 }
 
 /// (C, C) M = W_qᵀ W_k for weights (d, C): score(t, s) = x_t M x_sᵀ.
@@ -66,11 +66,7 @@ pub fn score_two_ways(
 ) -> Result<ScoreTwoWays, LessonError> {
     let trace = run_head(x, w, false, false)?;
     if receiver >= x.rows || source >= x.rows {
-        return fail(format!(
-            "x has {} rows: receiver and source must be 0..{}",
-            x.rows,
-            x.rows - 1
-        ));
+        return fail!("lesson.head.pair_range", rows = x.rows, last = x.rows - 1);
     }
     let m = compatibility(w);
     let scores_m = x.matmul(&m).matmul_t(x); // (T, C) @ (C, C) @ (C, T) -> (T, T)
@@ -111,14 +107,11 @@ pub struct OutputTerms {
 /// out[t] = Σ_s wei[t][s] v_s (u: 0.80·[10,0] + 0.02·[0,10] + 0.18·[5,5] = [8.87, 1.13]).
 pub fn output_terms(trace: &HeadTrace, receiver: usize) -> Result<OutputTerms, LessonError> {
     if !trace.overflow_rows.is_empty() {
-        return fail("a score overflowed: use smaller weights or inputs");
+        return fail!("lesson.head.score_overflow");
     }
     if receiver >= trace.weights.rows {
-        return fail(format!(
-            "there are {} receivers: pick 0..{}",
-            trace.weights.rows,
-            trace.weights.rows - 1
-        ));
+        let n = trace.weights.rows;
+        return fail!("lesson.head.receiver_range", n, last = n - 1);
     }
     let terms = (0..trace.v.rows)
         .map(|s| {
@@ -207,11 +200,7 @@ pub fn bias_effect(
     let base = run_head(x, w, causal, scaled)?;
     let d = base.q.cols;
     if b_q.len() != d || b_k.len() != d {
-        return fail(format!(
-            "b_q and b_k need {d} numbers each (the head size), got {} and {}",
-            b_q.len(),
-            b_k.len()
-        ));
+        return fail!("lesson.head.bias_len", d, q = b_q.len(), k = b_k.len());
     }
     super::check_finite("b_q", b_q)?;
     super::check_finite("b_k", b_k)?;

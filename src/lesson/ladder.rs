@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
-use super::{check_finite, check_matrix, check_size, fail, ser, LessonError, MAX_SIDE};
+use super::{
+    check_count, check_finite, check_matrix, check_the_matrix, fail, ser, LessonError, MAX_SIDE,
+};
 use crate::schemes::{
     loop_average, lower_triangular_ones, matrix_average, normalize_rows, softmax_average,
     NormalizeError,
@@ -94,7 +96,7 @@ pub struct SumNormalised {
 
 /// s (n,) -> s / Σ s; [2, −1, 3] gives weight −0.25, [1, −1, 0] has no denominator.
 pub fn normalize_by_sum(scores: &[f64]) -> Result<SumNormalised, LessonError> {
-    check_size("the number of scores", scores.len(), MAX_SIDE)?;
+    check_count("lesson.size.scores", scores.len(), MAX_SIDE)?;
     check_finite("scores", scores)?;
     let row = Matrix::from_vec(1, scores.len(), scores.to_vec()).expect("1×n");
     let sum = row.row_sums()[0];
@@ -140,14 +142,11 @@ pub struct SoftmaxSteps {
 
 /// scores (n,), allowed (n,) -> masked, e^x, Σ, softmax, and mask-after-softmax.
 pub fn masked_softmax_steps(scores: &[f64], allowed: &[bool]) -> Result<SoftmaxSteps, LessonError> {
-    check_size("the number of scores", scores.len(), MAX_SIDE)?;
+    check_count("lesson.size.scores", scores.len(), MAX_SIDE)?;
     check_finite("scores", scores)?;
     if allowed.len() != scores.len() {
-        return fail(format!(
-            "give one allowed/masked flag per score: {} scores but {} flags",
-            scores.len(),
-            allowed.len()
-        ));
+        let (scores, flags) = (scores.len(), allowed.len());
+        return fail!("lesson.ladder.flags", scores, flags);
     }
     let masked: Vec<f64> = scores
         .iter()
@@ -197,7 +196,7 @@ pub struct Directions {
 
 /// a (R, C) -> row-, column- and whole-normalised; [[1,1,0],[2,1,1],[3,3,2]] → row 3 [0.38, 0.38, 0.25].
 pub fn normalize_directions(a: &Matrix) -> Result<Directions, LessonError> {
-    check_matrix("the matrix", a)?;
+    check_the_matrix(a)?;
     let row_sums = a.row_sums();
     let col_sums = a.transpose().row_sums();
     let total: f64 = a.data.iter().sum();
@@ -238,19 +237,13 @@ pub struct KeepdimTrap {
 
 /// a (T, T) -> a / sums[:, None] vs a / sums[None, :]; default a = tril(ones(T, T)).
 pub fn keepdim_trap(a: &Matrix) -> Result<KeepdimTrap, LessonError> {
-    check_matrix("the matrix", a)?;
+    check_the_matrix(a)?;
     if a.rows != a.cols {
-        return fail(format!(
-            "the trap needs a square matrix: a ({0},) vector only broadcasts against \
-             ({0}, {1}) when {0} = {1} (otherwise NumPy and PyTorch raise an error)",
-            a.rows, a.cols
-        ));
+        return fail!("lesson.ladder.trap_square", rows = a.rows, cols = a.cols);
     }
     let sums = a.row_sums();
     if let Some(r) = sums.iter().position(|&s| s == 0.0) {
-        return fail(format!(
-            "row {r} sums to 0: dividing by it is a division by zero"
-        ));
+        return fail!("lesson.ladder.zero_row", row = r);
     }
     let right = Matrix::from_fn(a.rows, a.cols, |r, c| a.get(r, c) / sums[r]);
     let wrong = Matrix::from_fn(a.rows, a.cols, |r, c| a.get(r, c) / sums[c]);

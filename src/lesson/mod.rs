@@ -13,6 +13,7 @@ pub mod answers;
 pub mod backward;
 pub mod bigram;
 pub mod content;
+pub mod error;
 pub mod exercise;
 pub mod head_extras;
 pub mod init_loss;
@@ -26,8 +27,6 @@ pub mod proofs;
 pub mod rng;
 pub mod scaling;
 
-use std::fmt;
-
 use serde::Serialize;
 
 use crate::attention::HeadTrace;
@@ -36,46 +35,58 @@ use crate::tensor::Matrix;
 /// Largest side of a matrix a learner may hand in (keeps a hostile URL small).
 pub const MAX_SIDE: usize = 64;
 
-/// Learner input that cannot be used; `Display` is the message to show.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LessonError(pub String);
+pub(crate) use error::fail;
+pub use error::LessonError;
 
-impl fmt::Display for LessonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for LessonError {}
-
-/// Shorthand for an `Err(LessonError)` with a formatted message.
-pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, LessonError> {
-    Err(LessonError(message.into()))
-}
-
-/// Checks 1 ≤ n ≤ max for a size the learner chose.
+/// Checks 1 ≤ n ≤ max for a size the learner chose, named by a symbol (T, d, n_embd).
 pub(crate) fn check_size(name: &str, n: usize, max: usize) -> Result<(), LessonError> {
     if n == 0 || n > max {
-        return fail(format!("{name} must be between 1 and {max}, got {n}"));
+        return fail!("lesson.size", name, max, n);
+    }
+    Ok(())
+}
+
+/// Checks 1 ≤ n ≤ max for a count whose sentence is its own code ("the number of
+/// scores must be …"): a `lesson.size.*` code, so the page can say the whole sentence.
+pub(crate) fn check_count(code: &'static str, n: usize, max: usize) -> Result<(), LessonError> {
+    if n == 0 || n > max {
+        return Err(LessonError::new(
+            code,
+            vec![("max", max.into()), ("n", n.into())],
+        ));
     }
     Ok(())
 }
 
 /// Checks a learner's matrix: 1..=MAX_SIDE rows and columns, every entry finite.
 pub fn check_matrix(name: &str, m: &Matrix) -> Result<(), LessonError> {
-    if m.rows == 0 || m.cols == 0 || m.rows > MAX_SIDE || m.cols > MAX_SIDE {
-        return fail(format!(
-            "{name} must have between 1 and {MAX_SIDE} rows and columns, got {}×{}",
-            m.rows, m.cols
-        ));
+    if !fits(m) {
+        let (max, rows, cols) = (MAX_SIDE, m.rows, m.cols);
+        return fail!("lesson.matrix.size", name, max, rows, cols);
     }
     check_finite(name, &m.data)
+}
+
+/// `check_matrix` for a matrix the sentence calls "the matrix".
+pub(crate) fn check_the_matrix(m: &Matrix) -> Result<(), LessonError> {
+    if !fits(m) {
+        let (max, rows, cols) = (MAX_SIDE, m.rows, m.cols);
+        return fail!("lesson.the_matrix.size", max, rows, cols);
+    }
+    match m.data.iter().position(|v| !v.is_finite()) {
+        Some(i) => fail!("lesson.the_matrix.not_finite", i),
+        None => Ok(()),
+    }
+}
+
+fn fits(m: &Matrix) -> bool {
+    (1..=MAX_SIDE).contains(&m.rows) && (1..=MAX_SIDE).contains(&m.cols)
 }
 
 /// Checks that every entry of a learner's list is a finite number.
 pub fn check_finite(name: &str, values: &[f64]) -> Result<(), LessonError> {
     match values.iter().position(|v| !v.is_finite()) {
-        Some(i) => fail(format!("{name}: entry {i} is not a finite number")),
+        Some(i) => fail!("lesson.not_finite", name, i),
         None => Ok(()),
     }
 }
@@ -162,9 +173,7 @@ pub(crate) fn clean_trace(t: HeadTrace) -> Result<TraceView, LessonError> {
         .iter()
         .all(|m| m.is_finite());
     if !t.overflow_rows.is_empty() || !finite {
-        return fail(
-            "the numbers grew too large to compute (a score overflowed): use smaller weights or inputs",
-        );
+        return fail!("lesson.head.overflow");
     }
     Ok(TraceView::from(t))
 }

@@ -158,9 +158,7 @@ pub fn explain_batch(
     let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
     let xs = if after { x_after } else { x_before };
     let Some(x) = xs.get(seq) else {
-        return super::fail(format!(
-            "sequence {seq} does not exist: the batch has two, 0 and 1"
-        ));
+        return super::fail!("lesson.notes.no_sequence", seq);
     };
     let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
     let mask = causal_mask(t_len, t_len);
@@ -170,7 +168,8 @@ pub fn explain_batch(
         w: &w,
         mask: &mask,
     };
-    explain_head(&trace, inputs, cell, max_terms).map_err(|e| LessonError(e.to_string()))
+    explain_head(&trace, inputs, cell, max_terms)
+        .map_err(|e| super::error::lesson_error!("lesson.explain", detail = e.to_string()))
 }
 
 /// The same sample normalised inside two different batches.

@@ -10,7 +10,9 @@
 
 use serde::Serialize;
 
-use super::{check_size, clean_trace, fail, max_abs_diff, ser, LessonError, TraceView, MAX_SIDE};
+use super::{
+    check_count, check_size, clean_trace, fail, max_abs_diff, ser, LessonError, TraceView, MAX_SIDE,
+};
 use crate::attention::{head_forward, HeadWeights};
 use crate::tensor::Matrix;
 
@@ -46,13 +48,11 @@ pub fn toy_head() -> HeadWeights {
 /// word (T,) -> x (T, 2): x[t] = tok[word[t]] (+ pos_t when `positions`).
 pub fn embed(word: &str, positions: bool) -> Result<Matrix, LessonError> {
     let chars: Vec<char> = word.chars().collect();
-    check_size("the word length", chars.len(), BLOCK_SIZE)?;
+    check_count("lesson.size.word_length", chars.len(), BLOCK_SIZE)?;
     let mut x = Matrix::zeros(chars.len(), 2);
     for (t, &c) in chars.iter().enumerate() {
         let Some(tok) = token_vector(c) else {
-            return fail(format!(
-                "{c:?} is not in the toy table: use only the letters d, o, g and s"
-            ));
+            return fail!("lesson.position.not_in_table", char = format!("{c:?}"));
         };
         let pos = if positions {
             position_vector(t)

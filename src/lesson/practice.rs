@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
+use super::{check_count, check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
 use crate::tensor::{causal_mask, dot, masked_fill, softmax_row, Matrix};
 
 /// Weights from scores and the output they give.
@@ -23,18 +23,15 @@ pub struct WeightedOutput {
 
 /// scores (n,), scalar values (n,) -> softmax(scores) and Σ w·v.
 pub fn weighted_output(scores: &[f64], values: &[f64]) -> Result<WeightedOutput, LessonError> {
-    check_size("the number of scores", scores.len(), MAX_SIDE)?;
+    check_count("lesson.size.scores", scores.len(), MAX_SIDE)?;
     check_finite("scores", scores)?;
     check_finite("values", values)?;
     if values.len() != scores.len() {
-        return fail(format!(
-            "give one value per score: {} scores, {} values",
-            scores.len(),
-            values.len()
-        ));
+        let (scores, values) = (scores.len(), values.len());
+        return fail!("lesson.practice.values", scores, values);
     }
     let Some(weights) = softmax_row(scores) else {
-        return fail("the scores overflow: use smaller numbers");
+        return fail!("lesson.practice.overflow");
     };
     Ok(WeightedOutput {
         output: dot(&weights, values),
@@ -124,7 +121,7 @@ pub fn shift_values(seed: u64, t_len: usize, d: usize, c: f64) -> Result<ShiftVa
     check_size("d", d, 16)?;
     check_finite("c", &[c])?;
     if c.abs() > 1e6 {
-        return fail("keep c between -1000000 and 1000000");
+        return fail!("lesson.practice.c_range");
     }
     let mut rng = Rng::new(seed);
     let (q, k, v) = (

@@ -206,10 +206,7 @@ pub fn future_inputs(
 ) -> Result<[Matrix; 4], LessonError> {
     let (q, k, v) = draw_qkv(seed, t_len, d)?;
     if from == 0 || from >= t_len {
-        return super::fail(format!(
-            "the first changed position must be between 1 and {} (T − 1) so that earlier positions exist",
-            t_len - 1
-        ));
+        return super::fail!("lesson.proofs.from_range", max = t_len - 1);
     }
     let mut v2 = v.clone();
     let mut rng = Rng::new(seed ^ 0xF07E);

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
+use super::{check_count, check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
 use crate::tensor::{causal_or_none, dot, masked_fill, softmax_row, softmax_rows, Matrix};
 
 /// Tokens in the slider demo.
@@ -114,18 +114,16 @@ pub fn variance_experiment(
     dims: &[usize],
     n: usize,
 ) -> Result<Vec<VarianceRow>, LessonError> {
-    check_size("the number of dimensions", dims.len(), 8)?;
+    check_count("lesson.size.dimensions", dims.len(), 8)?;
     if !(2..=200_000).contains(&n) {
-        return fail(format!("n must be between 2 and 200000 samples, got {n}"));
+        return fail!("lesson.scaling.samples", n);
     }
     for &d in dims {
-        check_size("each d", d, 4096)?;
+        check_count("lesson.size.each_d", d, 4096)?;
     }
     let work: usize = dims.iter().map(|d| d * n).sum();
     if work > MAX_WORK {
-        return fail(format!(
-            "n · Σd = {work} products is too much work for one click (limit {MAX_WORK}): lower n"
-        ));
+        return fail!("lesson.scaling.too_much_work", work, limit = MAX_WORK);
     }
     Ok(dims
         .iter()
@@ -162,8 +160,8 @@ pub struct Sharpened {
 
 /// s (n,), factors -> softmax(s · f) for each f ([0.1,−0.2,0.3,−0.2,0.5] at ×1, ×4, ×8).
 pub fn softmax_sharpening(scores: &[f64], factors: &[f64]) -> Result<Vec<Sharpened>, LessonError> {
-    check_size("the number of scores", scores.len(), MAX_SIDE)?;
-    check_size("the number of factors", factors.len(), 16)?;
+    check_count("lesson.size.scores", scores.len(), MAX_SIDE)?;
+    check_count("lesson.size.factors", factors.len(), 16)?;
     check_finite("scores", scores)?;
     check_finite("factors", factors)?;
     factors
@@ -171,7 +169,7 @@ pub fn softmax_sharpening(scores: &[f64], factors: &[f64]) -> Result<Vec<Sharpen
         .map(|&f| {
             let scaled: Vec<f64> = scores.iter().map(|s| s * f).collect();
             let Some(weights) = softmax_row(&scaled) else {
-                return fail(format!("scores × {f} overflow: use smaller numbers"));
+                return fail!("lesson.scaling.overflow", factor = f);
             };
             Ok(Sharpened {
                 factor: f,
@@ -201,8 +199,8 @@ pub fn avg_max_weight(
     keys: usize,
     d: usize,
 ) -> Result<MaxWeight, LessonError> {
-    check_size("rows", rows, 20_000)?;
-    check_size("keys", keys, MAX_SIDE)?;
+    check_count("lesson.size.rows", rows, 20_000)?;
+    check_count("lesson.size.keys", keys, MAX_SIDE)?;
     check_size("d", d, 4096)?;
     let mut rng = Rng::new(seed);
     let std = (d as f64).sqrt();
