@@ -7,10 +7,13 @@
 use std::fmt;
 
 use super::{Kind, Scheme};
+use crate::error::{Coded, Domain, Messages, Param};
+use crate::lesson::error::{MESSAGES as LESSON_MESSAGES, NUMBER_MESSAGES};
 use crate::lesson::LessonError;
+use crate::tensor::SHAPE_MESSAGES;
 
 /// Every code and its English text; `{name}` is a param.
-pub const MESSAGES: &[(&str, &str)] = &[
+pub const MESSAGES: Messages = &[
     ("explain.unknown_kind", "unknown matrix “{name}”: use q, k, v, scores, masked_scores, weights or out"),
     ("explain.unknown_scheme", "unknown scheme “{name}”: use loop, matrix or softmax"),
     ("explain.unknown_grid", "unknown grid “{name}”: use masked_before, masked_after, unmasked_before or unmasked_after"),
@@ -39,32 +42,26 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("explain.zero_sum.all", "A sums to 0: this matrix is not drawn"),
 ];
 
-/// The English text of `code`.
-pub fn template(code: &str) -> Option<&'static str> {
-    MESSAGES.iter().find(|(c, _)| *c == code).map(|(_, t)| *t)
+/// The explanations' domain: their own codes, and those of the lesson functions they
+/// call, whose errors they pass on as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explain;
+
+impl Domain for Explain {
+    const TABLES: &'static [Messages] =
+        &[MESSAGES, LESSON_MESSAGES, SHAPE_MESSAGES, NUMBER_MESSAGES];
 }
 
 /// A shape or size that does not fit: a code of `MESSAGES` (`explain.shape.*`,
-/// `explain.zero_sum.*`) and its params, numbers written as digits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShapeCause {
-    code: &'static str,
-    params: Vec<(&'static str, String)>,
-}
-
-impl ShapeCause {
-    pub fn new(code: &'static str, params: Vec<(&'static str, String)>) -> ShapeCause {
-        debug_assert!(template(code).is_some(), "{code} is not in MESSAGES");
-        ShapeCause { code, params }
-    }
-}
+/// `explain.zero_sum.*`) and its params.
+pub type ShapeCause = Coded<Explain>;
 
 /// `ExplainError::Shape` of `code` with params written `name = value`.
 macro_rules! shape_error {
-    ($code:literal $(, $k:ident = $v:expr)* $(,)?) => {
-        $crate::explain::ExplainError::Shape($crate::explain::ShapeCause::new(
-            $code,
-            vec![$((stringify!($k), $v.to_string())),*],
+    ($($arg:tt)*) => {
+        $crate::explain::ExplainError::Shape($crate::error::coded!(
+            $crate::explain::ShapeCause,
+            $($arg)*
         ))
     };
 }
@@ -102,90 +99,80 @@ pub enum ExplainError {
 }
 
 impl ExplainError {
-    /// The stable name of the page's string `err.<code>`; a `Lesson` error has the
-    /// lesson's own (`lesson.error` until lesson errors have codes).
-    pub fn code(&self) -> &'static str {
-        match self {
-            ExplainError::UnknownKind(_) => "explain.unknown_kind",
-            ExplainError::UnknownScheme(_) => "explain.unknown_scheme",
-            ExplainError::UnknownGrid(_) => "explain.unknown_grid",
-            ExplainError::OutOfRange { .. } => "explain.out_of_range",
-            ExplainError::NotInScheme { .. } => "explain.not_in_scheme",
-            ExplainError::NoProjection(_) => "explain.no_projection",
-            ExplainError::Shape(s) => s.code,
-            ExplainError::NotHere { what, .. } => match *what {
-                "probe" => "explain.not_here.probe",
-                "normalise" => "explain.not_here.normalise",
-                "position" => "explain.not_here.position",
-                "exercise" => "explain.not_here.exercise",
-                "wrong_axis" => "explain.not_here.wrong_axis",
-                _ => "explain.not_here.head",
-            },
-            ExplainError::Lesson(_) => "lesson.error",
-        }
-    }
-
-    /// The named params, as text.
-    pub fn params(&self) -> Vec<(&'static str, String)> {
-        let s = |v: &dyn ToString| v.to_string();
-        match self {
-            ExplainError::UnknownKind(name)
-            | ExplainError::UnknownScheme(name)
-            | ExplainError::UnknownGrid(name) => vec![("name", name.clone())],
+    /// The error as the crate's one coded error: a code of `Explain::TABLES` and named
+    /// params; a `Lesson` error keeps the lesson's own code.
+    pub fn coded(&self) -> Coded<Explain> {
+        let text = |v: &dyn ToString| Param::Text(v.to_string());
+        let (code, params) = match self {
+            ExplainError::Shape(c) => return c.clone(),
+            ExplainError::Lesson(e) => return e.coded().clone().into_domain(),
+            ExplainError::UnknownKind(name) => ("explain.unknown_kind", vec![("name", text(name))]),
+            ExplainError::UnknownScheme(name) => {
+                ("explain.unknown_scheme", vec![("name", text(name))])
+            }
+            ExplainError::UnknownGrid(name) => ("explain.unknown_grid", vec![("name", text(name))]),
             ExplainError::OutOfRange {
                 kind,
                 row,
                 col,
                 rows,
                 cols,
-            } => vec![
-                ("matrix", s(&kind.name())),
-                ("rows", s(rows)),
-                ("cols", s(cols)),
-                ("row", s(row)),
-                ("col", s(col)),
-            ],
-            ExplainError::NotInScheme { scheme, kind } => {
-                vec![("scheme", s(&scheme.name())), ("matrix", s(&kind.name()))]
+            } => (
+                "explain.out_of_range",
+                vec![
+                    ("matrix", text(&kind.name())),
+                    ("rows", text(rows)),
+                    ("cols", text(cols)),
+                    ("row", text(row)),
+                    ("col", text(col)),
+                ],
+            ),
+            ExplainError::NotInScheme { scheme, kind } => (
+                "explain.not_in_scheme",
+                vec![
+                    ("scheme", text(&scheme.name())),
+                    ("matrix", text(&kind.name())),
+                ],
+            ),
+            ExplainError::NoProjection(kind) => (
+                "explain.no_projection",
+                vec![("matrix", text(&kind.name()))],
+            ),
+            ExplainError::NotHere { kind, what } => {
+                let code = match *what {
+                    "probe" => "explain.not_here.probe",
+                    "normalise" => "explain.not_here.normalise",
+                    "position" => "explain.not_here.position",
+                    "exercise" => "explain.not_here.exercise",
+                    "wrong_axis" => "explain.not_here.wrong_axis",
+                    _ => "explain.not_here.head",
+                };
+                (code, vec![("matrix", text(&kind.name()))])
             }
-            ExplainError::NoProjection(kind) | ExplainError::NotHere { kind, .. } => {
-                vec![("matrix", s(&kind.name()))]
-            }
-            ExplainError::Shape(c) => c.params.clone(),
-            ExplainError::Lesson(e) => vec![("reason", e.to_string())],
-        }
+        };
+        Coded::new(code, params)
+    }
+
+    /// The stable name of the page's string `err.<code>`.
+    pub fn code(&self) -> &'static str {
+        self.coded().code()
+    }
+
+    /// The named params, as English text.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        let coded = self.coded();
+        coded
+            .params()
+            .iter()
+            .map(|(k, v)| (*k, v.to_string()))
+            .collect()
     }
 }
 
 impl fmt::Display for ExplainError {
-    /// The English text: the template with every `{name}` replaced by its param.
+    /// The English text of the code with the params filled in.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let ExplainError::Lesson(e) = self {
-            return e.fmt(f);
-        }
-        let Some(mut rest) = template(self.code()) else {
-            return write!(f, "{} {:?}", self.code(), self.params());
-        };
-        let params = self.params();
-        while let Some(open) = rest.find('{') {
-            f.write_str(&rest[..open])?;
-            let after = &rest[open + 1..];
-            let found = after.find('}').and_then(|c| {
-                let name = &after[..c];
-                params.iter().find(|(k, _)| *k == name).map(|(_, v)| (c, v))
-            });
-            match found {
-                Some((c, v)) => {
-                    f.write_str(v)?;
-                    rest = &after[c + 1..];
-                }
-                None => {
-                    f.write_str("{")?;
-                    rest = after;
-                }
-            }
-        }
-        f.write_str(rest)
+        self.coded().fmt(f)
     }
 }
 

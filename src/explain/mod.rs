@@ -27,7 +27,7 @@ pub use body::{
     Addend, Axis, Bilinear, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean,
     NoValueReason, Normalise, Over, Rest, Scaling, Sinusoid, Softmax, SourceCell, Term,
 };
-pub use error::{ExplainError, ShapeCause, MESSAGES};
+pub use error::{Explain, ExplainError, ShapeCause, MESSAGES};
 pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
 pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};

@@ -7,8 +7,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::js_object;
+use crate::error::{Coded, Domain, Param};
 use crate::explain::ExplainError;
-use crate::gpt::{GptError, Param};
+use crate::lesson::LessonError;
 use crate::parse::NumberError;
 
 /// An error with a code and named params, said by the page.
@@ -37,9 +38,9 @@ pub(crate) fn error_object(e: &dyn CodedError) -> js_sys::Object {
     ])
 }
 
-impl CodedError for GptError {
+impl<D: Domain> CodedError for Coded<D> {
     fn code(&self) -> &'static str {
-        GptError::code(self)
+        Coded::code(self)
     }
 
     fn js_params(&self) -> Vec<(&'static str, JsValue)> {
@@ -60,6 +61,30 @@ impl CodedError for GptError {
     }
 }
 
+/// Errors that are one of the crate's coded errors underneath.
+macro_rules! coded_via {
+    ($($ty:ty => $coded:expr),* $(,)?) => {$(
+        impl CodedError for $ty {
+            fn code(&self) -> &'static str {
+                $coded(self).code()
+            }
+
+            fn js_params(&self) -> Vec<(&'static str, JsValue)> {
+                CodedError::js_params(&$coded(self))
+            }
+
+            fn message(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+coded_via!(
+    LessonError => |e: &LessonError| e.coded().clone(),
+    ExplainError => |e: &ExplainError| e.coded(),
+);
+
 impl CodedError for NumberError {
     fn code(&self) -> &'static str {
         NumberError::code(self)
@@ -69,23 +94,6 @@ impl CodedError for NumberError {
         self.text()
             .map(|t| ("text", t.into()))
             .into_iter()
-            .collect()
-    }
-
-    fn message(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl CodedError for ExplainError {
-    fn code(&self) -> &'static str {
-        ExplainError::code(self)
-    }
-
-    fn js_params(&self) -> Vec<(&'static str, JsValue)> {
-        self.params()
-            .into_iter()
-            .map(|(k, v)| (k, JsValue::from(v)))
             .collect()
     }
 

@@ -51,8 +51,8 @@ impl HeadLab {
         max_terms: Option<usize>,
     ) -> Result<JsValue, JsValue> {
         let cell = cell(kind, row, col)?;
-        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let trace =
+            head_forward(&self.x, &self.w, self.causal, self.scaled).map_err(|e| thrown(&e))?;
         let mask = self.mask();
         let inputs = HeadInputs {
             x_q: &self.x,
@@ -69,8 +69,8 @@ impl HeadLab {
     /// reads, produces, active, factor, masked_cells, output: {rows, cols, data} }]`.
     #[wasm_bindgen(js_name = formulaSteps)]
     pub fn formula_steps(&self) -> Result<JsValue, JsValue> {
-        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let trace =
+            head_forward(&self.x, &self.w, self.causal, self.scaled).map_err(|e| thrown(&e))?;
         Ok(to_js(&formula_steps(&trace, &self.mask()))?)
     }
 }
@@ -283,7 +283,7 @@ pub fn explain_exercise_js(
     col: usize,
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    let le = |e: crate::lesson::LessonError| JsError::new(&e.to_string());
+    let le = |e: crate::lesson::LessonError| thrown(&e);
     let (score, mask, axis) = (
         ScoreLine::parse(score).map_err(le)?,
         MaskLine::parse(mask).map_err(le)?,

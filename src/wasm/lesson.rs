@@ -28,14 +28,14 @@ pub use proofs::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{to_js, MatIn};
+use super::{thrown, to_js, MatIn};
 use crate::attention::{hou_defaults, HeadWeights};
 use crate::lesson::LessonError;
 use crate::tensor::Matrix;
 
 /// `Ok(value)` serialised, or the learner's error as a thrown `Error`.
-pub(crate) fn reply<T: Serialize>(r: Result<T, LessonError>) -> Result<JsValue, JsError> {
-    to_js(&r.map_err(|e| JsError::new(&e.0))?)
+pub(crate) fn reply<T: Serialize>(r: Result<T, LessonError>) -> Result<JsValue, JsValue> {
+    Ok(to_js(&r.map_err(|e| thrown(&e))?)?)
 }
 
 /// A head the page edits: every matrix optional, defaulting to the h/o/u head.

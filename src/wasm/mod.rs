@@ -30,9 +30,9 @@ fn start() {
 
 /// `{ q, k, v, scale, scores, masked_scores, weights, out, fully_masked_rows }`
 /// (`lesson::TraceView`), or why the numbers could not be computed.
-fn trace_js(t: HeadTrace) -> Result<JsValue, JsError> {
-    let view = clean_trace(t).map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&view)
+fn trace_js(t: HeadTrace) -> Result<JsValue, JsValue> {
+    let view = clean_trace(t).map_err(|e| thrown(&e))?;
+    Ok(to_js(&view)?)
 }
 
 /// Parses one typed cell: `2`, `-0.5`, `1e-3`, `1/3`. Errors say what to type.
@@ -166,9 +166,9 @@ impl HeadLab {
 
     /// Runs the head; returns `{ q, k, v, scale, scores, masked_scores,
     /// weights, out, fully_masked_rows }` or an error a learner can act on.
-    pub fn compute(&self) -> Result<JsValue, JsError> {
-        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+    pub fn compute(&self) -> Result<JsValue, JsValue> {
+        let trace =
+            head_forward(&self.x, &self.w, self.causal, self.scaled).map_err(|e| thrown(&e))?;
         trace_js(trace)
     }
 }
@@ -177,7 +177,7 @@ impl HeadLab {
 /// from `x_kv` (T_in, C), weights (d, C) in nn.Linear layout, each given as
 /// `{ rows, cols, data }`. `causal` aligns the mask at the top-left.
 #[wasm_bindgen(js_name = crossAttention)]
-pub fn cross_attention(input: JsValue, causal: bool, scaled: bool) -> Result<JsValue, JsError> {
+pub fn cross_attention(input: JsValue, causal: bool, scaled: bool) -> Result<JsValue, JsValue> {
     let c = CrossInput::parse(input, causal)?;
     let trace = c.forward(scaled)?;
     trace_js(trace)
@@ -220,8 +220,7 @@ impl CrossInput {
         Ok(CrossInput { x_q, x_kv, w, mask })
     }
 
-    pub(crate) fn forward(&self, scaled: bool) -> Result<HeadTrace, JsError> {
-        cross_forward(&self.x_q, &self.x_kv, &self.w, &self.mask, scaled)
-            .map_err(|e| JsError::new(&e.to_string()))
+    pub(crate) fn forward(&self, scaled: bool) -> Result<HeadTrace, JsValue> {
+        cross_forward(&self.x_q, &self.x_kv, &self.w, &self.mask, scaled).map_err(|e| thrown(&e))
     }
 }

@@ -87,6 +87,12 @@ fn errors_say_what_they_said_with_a_code() {
     )
     .unwrap_err();
     assert!(matches!(e, ExplainError::Lesson(_)), "{e:?}");
+    let ExplainError::Lesson(lesson) = &e else {
+        unreachable!()
+    };
+    assert_eq!(e.code(), lesson.code(), "the lesson's own code");
+    assert!(e.code().starts_with("lesson."), "{}", e.code());
+    assert_eq!(e.to_string(), lesson.to_string());
 }
 
 /// The placeholders `{name}` of a template.

@@ -17,7 +17,7 @@ use crate::wasm::to_js;
 /// q, k, v, scores, masked_scores, weights, out, row_sums, col_sums, has_nan,
 /// weights_max_err, out_max_err, matches_expected, expected_weights, expected_out }`.
 #[wasm_bindgen(js_name = exerciseRun)]
-pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, JsError> {
+pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, JsValue> {
     let choose = || -> Result<_, LessonError> {
         Ok(exercise_run(
             ScoreLine::parse(score)?,
@@ -30,7 +30,7 @@ pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, J
 
 /// `exerciseData()` -> `{ X (4×8), W_q, W_k, W_v (8×16), weights (4×4), out (4×16) }`.
 #[wasm_bindgen(js_name = exerciseData)]
-pub fn exercise_data() -> Result<JsValue, JsError> {
+pub fn exercise_data() -> Result<JsValue, JsValue> {
     #[derive(serde::Serialize)]
     struct Data {
         #[serde(rename = "X")]
@@ -46,14 +46,14 @@ pub fn exercise_data() -> Result<JsValue, JsError> {
     }
     let (x, w_q, w_k, w_v) = lesson1_inputs();
     let (weights, expected) = lesson1_expected();
-    to_js(&Data {
+    Ok(to_js(&Data {
         x,
         w_q,
         w_k,
         w_v,
         weights,
         out: expected,
-    })
+    })?)
 }
 
 /// `multiHeadCheck(seed, 2, 4, 5, 16, true)` (B ≤ 8, H ≤ 8, T ≤ 32, d_k ≤ 64) ->
@@ -66,6 +66,6 @@ pub fn multihead_check_js(
     t: usize,
     d_k: usize,
     causal: bool,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     reply(multihead_check(seed.into(), [b, h, t, d_k], causal))
 }
