@@ -4,7 +4,9 @@
 //! An explanation is a plain object (snake_case fields, absent options as
 //! `null`, −∞ as `-Infinity`):
 //! `{ kind, row, col, value, fraction: {num, den} | null, sources: [{matrix, row, col}],
-//!    op, …the fields of op }` with `op` one of
+//!    grid: string | null, elsewhere: [{matrix, what}], op, …the fields of op }` (`grid`
+//! names the drawn grid where a widget draws several of one kind; `elsewhere` the source
+//! matrices the widget does not draw) with `op` one of
 //! - `"dot"`: `{ terms: [{a, b, product, a_src, b_src, a_fraction, b_fraction}],
 //!   rest: {count, sum} | null, sum, bias: {value, src, fraction} | null,
 //!   scale: {d_k, sqrt_d_k, factor} | null }`, value = (sum + bias) · factor;

@@ -90,3 +90,58 @@ test('every clicked weight and score explains itself down to the drawn value', (
   await assertClean(page);
   await inspect.screenshot({ path: `${SHOTS}gpt-explain-exact.png` });
 }));
+
+/** Clicks cell (row, col) of grid `label` in widget `tag` and returns its open panel's text. */
+async function lessonPanel(tag, label, row, col) {
+  const { page } = shared;
+  const widget = page.locator(tag).first();
+  const panel = widget.locator('attn-explain');
+  await panel.evaluate((el) => el.close());
+  const cell = widget.locator(`attn-matrix[label="${label}"] td[data-row="${row}"][data-col="${col}"]`).first();
+  await cell.scrollIntoViewIfNeeded();
+  await cell.click();
+  await page.waitForFunction((t) => document.querySelector(t)?.shadowRoot.querySelector('attn-explain')?.open, tag);
+  const text = await panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  assert.doesNotMatch(text, /NaN|undefined|null|Infinity|\{\w+\}/, text);
+  return { text, panel, widget };
+}
+
+test('lesson panels name the sources their widget does not draw; the proofs title each grid', async () => {
+  await mkdir(SHOTS, { recursive: true });
+  const m = await lessonPanel('attn-head-probe', 'M', 2, 0);
+  assert.match(m.text, /W_q, W_k: the weights of the head above \(its W_q and W_k\), not drawn here\./, m.text);
+  const s = await lessonPanel('attn-head-probe', 'scores', 2, 0);
+  assert.match(s.text, /q: the head's queries/, s.text);
+  assert.match(s.text, /k: the head's keys/, s.text);
+
+  const titles = [];
+  for (const [grid, heading, weights, v] of [
+    ['masked_before', 'with mask, before', 'with the causal mask', 'before any row'],
+    ['unmasked_after', 'without mask, after', 'without a mask', 'redrawn'],
+  ]) {
+    const p = await lessonPanel('attn-proofs', grid, 1, 3);
+    const title = await p.panel.evaluate((el) => el.shadowRoot.querySelector('h3').textContent);
+    assert.ok(title.includes(`(${heading})`), `the ${grid} grid's own title: ${title}`);
+    titles.push(title);
+    assert.match(p.text, new RegExp(`weights: the weights of this head ${weights}`), p.text);
+    assert.match(p.text, new RegExp(`v: the values v [^.]*${v}`), p.text);
+    if (grid === 'masked_before') {
+      const grid = await p.widget.locator('attn-matrix[label="masked_before"]').boundingBox();
+      const box = await p.panel.boundingBox();
+      const x = Math.max(0, Math.min(grid.x, box.x) - 8);
+      const y = Math.max(0, Math.min(grid.y, box.y) - 8);
+      const scroll = await shared.page.evaluate(() => [window.scrollX, window.scrollY]);
+      await shared.page.screenshot({ path: `${SHOTS}explain-proofs-sources.png`, fullPage: true, clip: {
+        x: x + scroll[0], y: y + scroll[1], width: Math.min(1280 - x, Math.max(grid.x + grid.width, box.x + box.width) - x + 16),
+        height: Math.max(grid.y + grid.height, box.y + box.height) - y + 16 } });
+    }
+  }
+  assert.notEqual(titles[0], titles[1]);
+  // In Chinese the names are said in Chinese.
+  await shared.page.evaluate(() => document.querySelector('[data-lang="zh"]')?.click());
+  const zh = await lessonPanel('attn-proofs', 'masked_after', 1, 3);
+  assert.match(zh.text, /这里没有画出来/, zh.text);
+  assert.match(zh.text, /有掩码，改动后/, zh.text);
+  await shared.page.evaluate(() => document.querySelector('[data-lang="en"]')?.click());
+  await zh.panel.evaluate((el) => el.close());
+});

@@ -9,7 +9,8 @@
 //! values (default tiny) overridden by any field given. Every export that takes the
 //! learner's text, numbers or file returns `Result<_, JsValue>`: a JS Error with a
 //! message to act on and the `GptError`'s `code` and `params` (see `err`), which the page
-//! says in the learner's language.
+//! says in the learner's language. The lab is here; `config` holds what the page sends
+//! and is told about the config, `inspect` the attention and its explanations.
 
 mod config;
 mod inspect;
@@ -21,6 +22,7 @@ use config::{check_text, hyperparams, placeholder_text, ConfigOut};
 
 use super::{error_object, thrown, to_js};
 use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Trainer};
+
 /// Most steps per `step` call and characters per `generate` call: one call stays short.
 const MAX_STEPS_PER_CALL: u32 = 10_000;
 const MAX_GENERATE: u32 = 5_000;

@@ -232,6 +232,6 @@ export default {
   "c.from.practice_scores": "the random scores of batch 0, the same for both grids",
   "c.from.proof_weights_masked": "the weights of this head with the causal mask, softmax(mask(q kᵀ/√d))",
   "c.from.proof_weights_unmasked": "the weights of this head without a mask, softmax(q kᵀ/√d)",
-  "c.from.proof_v_before": "the values v as first drawn",
+  "c.from.proof_v_before": "the values v before any row is changed",
   "c.from.proof_v_after": "the values v with the rows from the chosen position on redrawn",
 };

@@ -231,6 +231,6 @@ export default {
   "c.from.practice_scores": "第 0 个批次的随机分数，两个网格用的是同一组",
   "c.from.proof_weights_masked": "这个头加了因果掩码的权重 softmax(mask(q kᵀ/√d))",
   "c.from.proof_weights_unmasked": "这个头不加掩码的权重 softmax(q kᵀ/√d)",
-  "c.from.proof_v_before": "最初抽取的值 v",
+  "c.from.proof_v_before": "还没有改动任何一行时的值 v",
   "c.from.proof_v_after": "从所选位置起各行重新抽取后的值 v",
 };
