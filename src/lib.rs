@@ -10,6 +10,7 @@ pub mod lesson;
 pub mod parse;
 pub mod rng;
 pub mod schemes;
+mod serialize;
 pub mod tensor;
 
 pub mod gpt;

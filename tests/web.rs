@@ -65,7 +65,7 @@ fn head_lab_returns_the_fixture_numbers() {
     let mut lab = HeadLab::new();
     for (key, scaled) in [("unscaled", false), ("scaled", true)] {
         lab.set_scaled(scaled);
-        let t = read(lab.compute().map_err(JsValue::from).unwrap());
+        let t = read(lab.compute().unwrap());
         let e = &f[key];
         assert_eq!((t.q.rows, t.q.cols), (3, 2));
         assert_close("q", &t.q.data, &flat(&f["q"]), 1e-12);
@@ -90,15 +90,15 @@ fn head_lab_returns_the_fixture_numbers() {
 #[wasm_bindgen_test]
 fn typed_cells_parse_in_rust_and_bad_text_changes_nothing() {
     let mut lab = HeadLab::new();
-    let before = read(lab.compute().map_err(JsValue::from).unwrap());
+    let before = read(lab.compute().unwrap());
     assert!(lab.set_cell("W_v", 2, 0, "abc").is_err());
     assert!(lab.set_cell("W_z", 0, 0, "1").is_err());
     assert!(lab.set_cell("W_v", 5, 0, "1").is_err());
-    let same = read(lab.compute().map_err(JsValue::from).unwrap());
+    let same = read(lab.compute().unwrap());
     assert_eq!(same.out.data, before.out.data);
     // W_v changes out, not weights.
     assert_eq!(lab.set_cell("W_v", 0, 0, "1/2").unwrap(), 0.5);
-    let after = read(lab.compute().map_err(JsValue::from).unwrap());
+    let after = read(lab.compute().unwrap());
     assert_eq!(after.weights.data, before.weights.data);
     assert_ne!(after.out.data, before.out.data);
     assert_eq!(parse_number_js("−1e-3").unwrap(), -1e-3);
@@ -140,11 +140,7 @@ fn cross_attention_is_t_out_by_t_in() {
     let js = input
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap();
-    let t = read(
-        cross_attention(js, false, false)
-            .map_err(JsValue::from)
-            .unwrap(),
-    );
+    let t = read(cross_attention(js, false, false).unwrap());
     assert_eq!((t.weights.rows, t.weights.cols), (2, 3));
     // Query u against keys h, o, u: unscaled scores 4, 0.5, 2.5 (LESSON §3).
     let f = fixture();

@@ -306,9 +306,13 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
         "{} vs drawn {drawn}",
         e.value
     );
+    // The drawn f32 number itself, not the sum redone in f64.
+    assert_eq!(e.value.to_bits(), drawn.to_bits());
     // The row's 7 scores, keys 5 and 6 masked (causal).
     assert_eq!(e.terms.len(), 7);
-    assert!((e.numerator / e.denominator - e.value).abs() < 1e-12);
+    // The formula in f64 over the f32 scores agrees with the f32 kernels' weight to f32
+    // precision (it was 1e-12 when the value was that very f64 quotient).
+    assert!((e.numerator / e.denominator - e.value).abs() < 1e-6);
 
     // A score is q·k/√8 over hs = 8 terms: 3 listed, 5 summed as the rest.
     let s = ok(lab.explain_attention("the cat", 0, 0, "scores", 3, 1, Some(3)));
@@ -323,6 +327,7 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
         (value - drawn_score).abs() < 1e-5,
         "{value} vs drawn {drawn_score}"
     );
+    assert_eq!(value.to_bits(), drawn_score.to_bits());
     let m = ok(lab.explain_attention("the cat", 0, 0, "masked_scores", 1, 3, None));
     let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
     assert_eq!(m["op"], "masked");
@@ -379,7 +384,7 @@ fn batch_cell_is_explained_from_its_own_sequence() {
     assert!((sum - before.value).abs() < 1e-12);
     assert_eq!(before.terms.len(), 4); // t3 reads t0..t3
     let e = explain_batch_js(0, 4, 4, 4, false, 2, "out", 0, 0, None).unwrap_err();
-    let msg = JsValue::from(e);
+    let msg = e;
     let text = js_sys::Reflect::get(&msg, &"message".into())
         .unwrap()
         .as_string()
@@ -622,4 +627,41 @@ fn multihead_wrong_axis_and_future_change() {
     }
     assert!(explain_future_change_js(0, 4, 8, 2, "later", "out", 0, 0, None).is_err());
     assert!(explain_future_change_js(0, 4, 8, 4, "masked_after", "out", 0, 0, None).is_err());
+}
+
+/// `{ code, params }` of a thrown error.
+fn code_and_params(e: JsValue) -> (String, serde_json::Value, String) {
+    let get = |k: &str| js_sys::Reflect::get(&e, &k.into()).unwrap();
+    let params: serde_json::Value = serde_wasm_bindgen::from_value(get("params")).unwrap();
+    let message = js_sys::Error::from(e.clone())
+        .message()
+        .as_string()
+        .unwrap();
+    (get("code").as_string().unwrap_or_default(), params, message)
+}
+
+#[wasm_bindgen_test]
+fn explanation_errors_reach_the_page_with_a_code_and_params() {
+    let x = js(serde_json::json!({ "rows": 2, "cols": 1, "data": [1.0, 2.0] }));
+    let e = explain_scheme_js("fast", x, "weights", 0, 0, None).unwrap_err();
+    let (code, params, message) = code_and_params(e);
+    assert_eq!(code, "explain.unknown_scheme");
+    assert_eq!(params, serde_json::json!({ "name": "fast" }));
+    assert_eq!(
+        message,
+        "unknown scheme “fast”: use loop, matrix or softmax"
+    );
+    let lab = HeadLab::new();
+    let e = lab.explain("weights", 5, 0, None).unwrap_err();
+    let (code, params, _) = code_and_params(e);
+    assert_eq!(code, "explain.out_of_range");
+    assert_eq!(
+        params,
+        serde_json::json!({ "matrix": "weights", "rows": "3", "cols": "3", "row": "5", "col": "0" })
+    );
+    let mut lab = gpt();
+    let e = lab
+        .explain_attention("the cat", 0, 0, "bogus", 0, 0, None)
+        .unwrap_err();
+    assert_eq!(code_and_params(e).0, "explain.unknown_kind");
 }

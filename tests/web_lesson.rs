@@ -21,8 +21,8 @@ fn js(v: &Value) -> JsValue {
         .unwrap()
 }
 
-fn read<T: for<'de> Deserialize<'de>>(v: Result<JsValue, wasm_bindgen::JsError>) -> T {
-    serde_wasm_bindgen::from_value(v.map_err(JsValue::from).unwrap()).expect("result shape")
+fn read<T: for<'de> Deserialize<'de>, E: Into<JsValue>>(v: Result<JsValue, E>) -> T {
+    serde_wasm_bindgen::from_value(v.map_err(Into::into).unwrap()).expect("result shape")
 }
 
 fn data(m: &Value) -> Vec<f64> {
@@ -84,7 +84,7 @@ fn seeded_normals_are_the_native_ones_bit_for_bit() {
 fn bigram_gives_identical_logits_and_names_unknown_characters() {
     let vocab = "\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let corpus = format!("{vocab}{}", "thou hou you house ".repeat(50));
-    let lab = BigramLab::new(&corpus).map_err(JsValue::from).unwrap();
+    let lab = BigramLab::new(&corpus).unwrap();
     let v: Value = read(lab.vocab());
     assert_eq!(v["vocab_size"], 65);
     let words = vec!["hou".to_string(), "you".to_string(), "thou".to_string()];
@@ -212,13 +212,11 @@ fn exercise_head_and_answers() {
 #[wasm_bindgen_test]
 fn every_export_answers_good_input_and_refuses_bad_input() {
     use attention_playground::wasm::lesson::*;
-    let ok = |what: &str, r: Result<JsValue, wasm_bindgen::JsError>| {
-        let v = r
-            .map_err(JsValue::from)
-            .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    let ok = |what: &str, r: Result<JsValue, JsValue>| {
+        let v = r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
         assert!(v.is_object(), "{what} returned no object");
     };
-    let bad = |what: &str, r: Result<JsValue, wasm_bindgen::JsError>| {
+    let bad = |what: &str, r: Result<JsValue, JsValue>| {
         assert!(r.is_err(), "{what} accepted bad input");
     };
     let m = |rows: usize, cols: usize, data: Vec<f64>| {
@@ -301,9 +299,7 @@ fn every_export_answers_good_input_and_refuses_bad_input() {
     );
     ok("dkSlider", dk_slider_js(0, 512, false, true));
     bad("dkSlider", dk_slider_js(0, 0, false, true));
-    let v = variance_experiment_js(0, vec![4, 16], 2000)
-        .map_err(JsValue::from)
-        .unwrap();
+    let v = variance_experiment_js(0, vec![4, 16], 2000).unwrap();
     assert!(js_sys::Array::is_array(&v));
     bad(
         "varianceExperiment",
@@ -350,9 +346,9 @@ fn every_export_answers_good_input_and_refuses_bad_input() {
     ok("wrongAxis", wrong_axis_js(0, 2, 5));
     ok("shiftValues", shift_values_js(0, 5, 4, 3.0));
     bad("shiftValues", shift_values_js(0, 5, 4, f64::INFINITY));
-    let q = practice_questions().map_err(JsValue::from).unwrap();
+    let q = practice_questions().unwrap();
     assert_eq!(js_sys::Array::from(&q).length(), 9);
-    let order = quiz_order_js(4, 2).map_err(JsValue::from).unwrap();
+    let order = quiz_order_js(4, 2).unwrap();
     assert_eq!(js_sys::Array::from(&order).length(), 4);
     bad("quizOrder", quiz_order_js(1000, 2));
 }

@@ -1,6 +1,7 @@
 //! Where the numbers live: a `Matrix`, or a window into a flat f32/f64 buffer
 //! (a GPT head's slice of the (B, T, 3C) qkv activations or of a (3C, C) weight).
 
+use super::error::shape_error;
 use super::ExplainError;
 use crate::tensor::Matrix;
 
@@ -50,11 +51,14 @@ impl<'a, T: Copy + Into<f64>> Strided<'a, T> {
                 .and_then(|e| e.checked_add(cols)),
         };
         if (rows > 1 && cols > row_stride) || end.is_none_or(|e| e > data.len()) {
-            return Err(ExplainError::Shape(format!(
-                "a {rows}×{cols} window at offset {offset} with row stride {row_stride} \
-                 does not fit in {} numbers",
-                data.len()
-            )));
+            return Err(shape_error!(
+                "explain.shape.window",
+                rows = rows,
+                cols = cols,
+                offset = offset,
+                stride = row_stride,
+                len = data.len()
+            ));
         }
         Ok(Strided {
             data,

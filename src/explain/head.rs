@@ -3,6 +3,7 @@
 
 use super::body::{Addend, Body, Kept, MaskReason, Masked, NoValueReason, Scaling, SourceCell};
 use super::build::{self, Operand};
+use super::error::shape_error;
 use super::fraction::fraction_beside;
 use super::{Cell, ExplainError, Explanation, Grid, Kind};
 use crate::attention::{HeadTrace, HeadWeights};
@@ -21,7 +22,8 @@ pub struct Projection<'a> {
 
 /// One head's numbers wherever they live: q (T_out, d), k (T_in, d),
 /// v (T_in, d_v), mask (T_out, T_in), scale = 1/√d_k or 1, and, when known,
-/// the projections that made q, k and v (in that order).
+/// the projections that made q, k and v (in that order) and the matrices the
+/// forward pass stored.
 #[derive(Clone, Copy)]
 pub struct HeadView<'a> {
     pub q: &'a dyn Grid,
@@ -30,6 +32,19 @@ pub struct HeadView<'a> {
     pub mask: &'a Mask,
     pub scale: f64,
     pub projections: Option<[Projection<'a>; 3]>,
+    pub drawn: Option<Drawn<'a>>,
+}
+
+/// What a head's forward pass stored and the page drew: masked_scores (T_out, T_in,
+/// −∞ where masked), weights (T_out, T_in), out (T_out, d_v). A forward pass that
+/// sums otherwise than the builders (a GPT's f32 tiles) gives them, so that every
+/// explanation ends on the stored number, the one on screen, and its terms are
+/// read from the stored matrices they came from.
+#[derive(Clone, Copy)]
+pub struct Drawn<'a> {
+    pub masked_scores: &'a dyn Grid,
+    pub weights: &'a dyn Grid,
+    pub out: &'a dyn Grid,
 }
 
 /// What a `HeadTrace` was computed from: x_q (T_out, C), x_kv (T_in, C),
@@ -74,6 +89,7 @@ pub fn explain_head<'a>(
             proj(kv_in, x_kv, "W_k", &w.w_k),
             proj(kv_in, x_kv, "W_v", &w.w_v),
         ]),
+        drawn: None,
     };
     explain_attention_cell(&view, cell, max_terms)
 }
@@ -87,7 +103,7 @@ pub fn explain_attention_cell(
 ) -> Result<Explanation, ExplainError> {
     let not_here = ExplainError::NotHere {
         kind: cell.kind,
-        what: "an attention head",
+        what: "head",
     };
     if !cell.kind.is_head() {
         return Err(not_here);
@@ -143,18 +159,31 @@ impl HeadView<'_> {
     /// Errors unless q kᵀ, weights v, the mask and the projections fit together.
     fn check(&self) -> Result<(), ExplainError> {
         let ((t_out, d), (t_in, d_k), (t_v, _)) = (self.q.shape(), self.k.shape(), self.v.shape());
-        let fail = |msg: String| Err(ExplainError::Shape(msg));
         if d != d_k {
-            return fail(format!(
-                "q has {d} columns but k has {d_k}: q and k need the same head size"
-            ));
+            return Err(shape_error!("explain.shape.head_size", d = d, d_k = d_k));
         }
         if t_v != t_in {
-            return fail(format!("k has {t_in} rows but v has {t_v}"));
+            return Err(shape_error!("explain.shape.values", t_in = t_in, t_v = t_v));
         }
         if (self.mask.rows, self.mask.cols) != (t_out, t_in) {
-            let (r, c) = (self.mask.rows, self.mask.cols);
-            return fail(format!("the mask is {r}×{c} but scores are {t_out}×{t_in}"));
+            return Err(shape_error!(
+                "explain.shape.mask",
+                rows = self.mask.rows,
+                cols = self.mask.cols,
+                t_out = t_out,
+                t_in = t_in
+            ));
+        }
+        if let Some(d) = self.drawn {
+            let want = [(t_out, t_in), (t_out, t_in), (t_out, self.v.shape().1)];
+            let got = [d.masked_scores.shape(), d.weights.shape(), d.out.shape()];
+            if got != want {
+                return Err(shape_error!(
+                    "explain.shape.drawn",
+                    got = format!("{got:?}"),
+                    want = format!("{want:?}")
+                ));
+            }
         }
         for (p, y) in self
             .projections
@@ -165,12 +194,16 @@ impl HeadView<'_> {
             let ((t, c), (d_y, c_w)) = (p.x.shape(), p.w.shape());
             let bias_fits = p.bias.is_none_or(|(b, _)| b.shape() == (1, d_y));
             if c != c_w || (t, d_y) != y.shape() || !bias_fits {
-                return fail(format!(
-                    "{} ({t}×{c}) times {}ᵀ ({d_y}×{c_w}) does not give a {}×{} matrix",
-                    p.x_name,
-                    p.w_name,
-                    y.shape().0,
-                    y.shape().1
+                return Err(shape_error!(
+                    "explain.shape.projection",
+                    x = p.x_name,
+                    t = t,
+                    c = c,
+                    w = p.w_name,
+                    d = d_y,
+                    c_w = c_w,
+                    rows = y.shape().0,
+                    cols = y.shape().1
                 ));
             }
         }
@@ -204,11 +237,15 @@ impl HeadView<'_> {
         Ok((value, Body::Dot(dot), sources))
     }
 
-    /// scores[t][s] = (Σ_j q[t][j]·k[s][j]) · scale.
+    /// scores[t][s] = (Σ_j q[t][j]·k[s][j]) · scale; the stored score where the mask
+    /// kept it (a masked one is not stored).
     fn score(&self, t: usize, s: usize, max_terms: usize) -> Parts {
         let (mut dot, sources) =
             build::dot(&row_of(self.q, "q", t), &row_of(self.k, "k", s), max_terms);
-        let value = dot.sum * self.scale;
+        let value = match self.drawn {
+            Some(d) if self.mask.get(t, s) => d.masked_scores.at(t, s),
+            _ => dot.sum * self.scale,
+        };
         if self.scale != 1.0 {
             let d_k = self.q.shape().1;
             dot.scale = Some(Scaling {
@@ -274,24 +311,31 @@ impl HeadView<'_> {
     fn weight(&self, t: usize, s: usize, max_terms: usize) -> Parts {
         let (row, masked) = self.masked_row(t);
         match build::softmax(&row, &masked, s, max_terms) {
-            Some((value, body, sources)) => (value, Body::Softmax(body), sources),
+            Some((value, body, sources)) => {
+                let value = self.drawn.map_or(value, |d| d.weights.at(t, s));
+                (value, Body::Softmax(body), sources)
+            }
             None => self.no_value(t, &row),
         }
     }
 
-    /// out[t][j] = Σ_s weights[t][s]·v[s][j].
+    /// out[t][j] = Σ_s weights[t][s]·v[s][j], the weights as stored when they are.
     fn out(&self, t: usize, j: usize, max_terms: usize) -> Parts {
         let (row, _) = self.masked_row(t);
         let scores: Vec<f64> = row.iter().map(|o| o.0).collect();
         let Some(weights) = softmax_row(&scores) else {
             return self.no_value(t, &row);
         };
-        let a: Vec<Operand> = weights
-            .iter()
-            .enumerate()
-            .map(|(s, &w)| (w, src("weights", t, s)))
-            .collect();
+        let a: Vec<Operand> = match self.drawn {
+            Some(d) => row_of(d.weights, "weights", t),
+            None => weights
+                .iter()
+                .enumerate()
+                .map(|(s, &w)| (w, src("weights", t, s)))
+                .collect(),
+        };
         let (dot, sources) = build::dot(&a, &col_of(self.v, "v", j), max_terms);
-        (dot.sum, Body::Dot(dot), sources)
+        let value = self.drawn.map_or(dot.sum, |d| d.out.at(t, j));
+        (value, Body::Dot(dot), sources)
     }
 }

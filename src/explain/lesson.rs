@@ -8,6 +8,7 @@
 
 use super::body::{Axis, Bilinear, Body, NoValueReason, Over, Sinusoid, SourceCell};
 use super::build::{self, Operand};
+use super::error::shape_error;
 use super::head::{explain_attention_cell, explain_head, HeadInputs, HeadView};
 use super::{Cell, ExplainError, Explanation, Kind};
 use crate::attention::HeadWeights;
@@ -26,7 +27,7 @@ fn src(matrix: &'static str, row: usize, col: usize) -> SourceCell {
 }
 
 fn lesson_err(e: LessonError) -> ExplainError {
-    ExplainError::Shape(e.to_string())
+    ExplainError::Lesson(e)
 }
 
 fn not_here(kind: Kind, what: &'static str) -> ExplainError {
@@ -66,7 +67,8 @@ pub fn explain_compat(
                 w,
                 mask: &mask,
             };
-            return explain_head(&trace, inputs, cell, max_terms);
+            let e = explain_head(&trace, inputs, cell, max_terms)?;
+            return Ok(e.not_drawn(&[("q", "head_q"), ("k", "head_k")]));
         }
         Kind::M => {
             cell.check((c, c))?;
@@ -82,9 +84,14 @@ pub fn explain_compat(
             cell.check((t_len, t_len))?;
             via_m(x, &m, cell.row, cell.col, max_terms)
         }
-        kind => return Err(not_here(kind, "the head probe")),
+        kind => return Err(not_here(kind, "probe")),
     };
-    Ok(Explanation::new(cell, value, body, sources))
+    let elsewhere = [
+        ("W_q", "head_weights"),
+        ("W_k", "head_weights"),
+        ("x", "head_input"),
+    ];
+    Ok(Explanation::new(cell, value, body, sources).not_drawn(&elsewhere))
 }
 
 /// (x M xᵀ)[t][s] = Σ_j (Σ_c x[t][c]·M[c][j])·x[s][j], as `x.matmul(M).matmul_t(x)`.
@@ -119,24 +126,21 @@ pub fn explain_normalize(
     let (rows, cols) = (a.rows, a.cols);
     cell.check((rows, cols))?;
     let (r, c) = (cell.row, cell.col);
-    let zero = |what: String| {
-        Err(ExplainError::Shape(format!(
-            "{what} sums to 0: this matrix is not drawn"
-        )))
-    };
     let zero_row = a.row_sums().iter().position(|&s| s == 0.0);
     let numerator = (a.get(r, c), src("A", r, c));
     let (by, over) = match cell.kind {
         Kind::ByRows | Kind::Right | Kind::Wrong => {
             if let Some(i) = zero_row {
-                return zero(format!("row {i} of A"));
+                return Err(shape_error!("explain.zero_sum.row", i = i));
             }
             if cell.kind != Kind::Wrong {
                 (row_of(a, "A", r), Over::Row)
             } else if rows != cols {
-                return Err(ExplainError::Shape(format!(
-                    "the keepdim trap needs a square matrix, not {rows}×{cols}"
-                )));
+                return Err(shape_error!(
+                    "explain.shape.keepdim_square",
+                    rows = rows,
+                    cols = cols
+                ));
             } else {
                 (row_of(a, "A", c), Over::RowOfColumn)
             }
@@ -144,18 +148,18 @@ pub fn explain_normalize(
         Kind::ByColumns => {
             let col_sums = a.transpose().row_sums();
             if let Some(i) = col_sums.iter().position(|&s| s == 0.0) {
-                return zero(format!("column {i} of A"));
+                return Err(shape_error!("explain.zero_sum.column", i = i));
             }
             (col_of(a, "A", c), Over::Column)
         }
         Kind::Whole => {
             if a.data.iter().sum::<f64>() == 0.0 {
-                return zero("A".to_string());
+                return Err(shape_error!("explain.zero_sum.all"));
             }
             let all: Vec<Operand> = (0..rows).flat_map(|i| row_of(a, "A", i)).collect();
             (all, Over::All)
         }
-        kind => return Err(not_here(kind, "the normalising widget")),
+        kind => return Err(not_here(kind, "normalise")),
     };
     let (value, body, sources) = build::normalise_by(&numerator, &by, over, max_terms);
     Ok(Explanation::new(
@@ -170,13 +174,16 @@ pub fn explain_normalize(
 /// PE[pos][2i+1] = cos(…), computed as `position::sinusoidal` does. T, C in 1..=64.
 pub fn explain_sinusoid(t_len: usize, c: usize, cell: Cell) -> Result<Explanation, ExplainError> {
     if cell.kind != Kind::Pe {
-        return Err(not_here(cell.kind, "the position table"));
+        return Err(not_here(cell.kind, "position"));
     }
     for (name, n) in [("T", t_len), ("C", c)] {
         if n == 0 || n > MAX_SIDE {
-            return Err(ExplainError::Shape(format!(
-                "{name} must be 1 to {MAX_SIDE}, got {n}"
-            )));
+            return Err(shape_error!(
+                "explain.shape.size",
+                name = name,
+                max = MAX_SIDE,
+                n = n
+            ));
         }
     }
     cell.check((t_len, c))?;
@@ -243,14 +250,15 @@ pub fn explain_exercise(
     max_terms: usize,
 ) -> Result<Explanation, ExplainError> {
     if cell.kind != Kind::Weight {
-        return Err(not_here(cell.kind, "the exercise"));
+        return Err(not_here(cell.kind, "exercise"));
     }
     let run = exercise_run(score, mask, axis);
     let axis = match axis {
         SoftmaxAxis::Last => Axis::Row,
         SoftmaxAxis::Receivers => Axis::Column,
     };
-    weight_along(&run.masked_scores, cell, axis, max_terms)
+    let e = weight_along(&run.masked_scores, cell, axis, max_terms)?;
+    Ok(e.not_drawn(&[("masked_scores", "exercise_scores")]))
 }
 
 /// The batched multi-head check (§6): a cell of head (0, 0) (the drawn weights),
@@ -277,6 +285,7 @@ pub fn explain_multihead(
         mask: &mask,
         scale: 1.0 / (shape[3] as f64).sqrt(),
         projections: None,
+        drawn: None,
     };
     explain_attention_cell(&view, cell, max_terms)
 }
@@ -293,13 +302,15 @@ pub fn explain_wrong_axis(
     max_terms: usize,
 ) -> Result<Explanation, ExplainError> {
     if cell.kind != Kind::Weight {
-        return Err(not_here(cell.kind, "the wrong-axis exercise"));
+        return Err(not_here(cell.kind, "wrong_axis"));
     }
     let w = wrong_axis(seed, b_len, t_len).map_err(lesson_err)?;
-    let scores = w.scores.get(batch).ok_or_else(|| {
-        ExplainError::Shape(format!("there are {b_len} batches: no batch {batch}"))
-    })?;
-    weight_along(scores, cell, axis, max_terms)
+    let scores = w
+        .scores
+        .get(batch)
+        .ok_or_else(|| shape_error!("explain.shape.no_batch", b = b_len, batch = batch))?;
+    let e = weight_along(scores, cell, axis, max_terms)?;
+    Ok(e.not_drawn(&[("masked_scores", "practice_scores")]))
 }
 
 /// Which output of the future-change proof (§7).
@@ -312,18 +323,23 @@ pub enum FutureGrid {
 }
 
 impl FutureGrid {
+    /// The grid's name, as `parse` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FutureGrid::MaskedBefore => "masked_before",
+            FutureGrid::MaskedAfter => "masked_after",
+            FutureGrid::UnmaskedBefore => "unmasked_before",
+            FutureGrid::UnmaskedAfter => "unmasked_after",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<FutureGrid, ExplainError> {
         Ok(match name {
             "masked_before" => FutureGrid::MaskedBefore,
             "masked_after" => FutureGrid::MaskedAfter,
             "unmasked_before" => FutureGrid::UnmaskedBefore,
             "unmasked_after" => FutureGrid::UnmaskedAfter,
-            _ => {
-                return Err(ExplainError::Shape(format!(
-                    "unknown grid “{name}”: use masked_before, masked_after, \
-                     unmasked_before or unmasked_after"
-                )))
-            }
+            _ => return Err(ExplainError::UnknownGrid(name.to_string())),
         })
     }
 }
@@ -347,6 +363,25 @@ pub fn explain_future_change(
         FutureGrid::UnmaskedBefore => (&v, false),
         FutureGrid::UnmaskedAfter => (&v2, false),
     };
+    let after = matches!(grid, FutureGrid::MaskedAfter | FutureGrid::UnmaskedAfter);
+    let elsewhere = [
+        (
+            "weights",
+            if causal {
+                "proof_weights_masked"
+            } else {
+                "proof_weights_unmasked"
+            },
+        ),
+        (
+            "v",
+            if after {
+                "proof_v_after"
+            } else {
+                "proof_v_before"
+            },
+        ),
+    ];
     let mask = causal_or_none(causal, t_len, t_len);
     let view = HeadView {
         q: &q,
@@ -355,6 +390,9 @@ pub fn explain_future_change(
         mask: &mask,
         scale: 1.0 / (d as f64).sqrt(),
         projections: None,
+        drawn: None,
     };
-    explain_attention_cell(&view, cell, max_terms)
+    let mut e = explain_attention_cell(&view, cell, max_terms)?.not_drawn(&elsewhere);
+    e.grid = Some(grid.name());
+    Ok(e)
 }

@@ -13,6 +13,7 @@
 
 mod body;
 mod build;
+mod error;
 mod fraction;
 mod grid;
 mod head;
@@ -20,17 +21,16 @@ mod lesson;
 mod scheme;
 mod steps;
 
-use std::fmt;
-
 use serde::Serialize;
 
 pub use body::{
     Addend, Axis, Bilinear, Body, Dot, ExpRest, ExpTerm, Kept, MaskReason, Masked, Mean,
     NoValueReason, Normalise, Over, Rest, Scaling, Sinusoid, Softmax, SourceCell, Term,
 };
+pub use error::{Explain, ExplainError, ShapeCause, MESSAGES};
 pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
-pub use head::{explain_attention_cell, explain_head, HeadInputs, HeadView, Projection};
+pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};
 pub use lesson::{
     explain_compat, explain_exercise, explain_future_change, explain_multihead, explain_normalize,
     explain_sinusoid, explain_wrong_axis, FutureGrid,
@@ -191,8 +191,25 @@ pub struct Explanation {
     pub fraction: Option<Fraction>,
     /// Every cell of another matrix this one was computed from (for highlighting).
     pub sources: Vec<SourceCell>,
+    /// The drawn grid, when a widget draws several of one kind (the proofs' four
+    /// outputs: "masked_before", …); None when `kind` names it.
+    pub grid: Option<&'static str>,
+    /// The source matrices the widget does not draw, each with what it is, so that the
+    /// page names them where it cannot outline them.
+    pub elsewhere: Vec<Elsewhere>,
     #[serde(flatten)]
     pub body: Body,
+}
+
+/// A source matrix not drawn beside the explained cell: `matrix` (a `SourceCell`
+/// name) is `what`, a stable key the page says in words (`c.from.<what>`):
+/// "head_weights" (the head's W_q and W_k), "head_q", "head_k", "head_input",
+/// "exercise_scores", "practice_scores", "proof_weights_masked",
+/// "proof_weights_unmasked", "proof_v_before", "proof_v_after".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Elsewhere {
+    pub matrix: &'static str,
+    pub what: &'static str,
 }
 
 impl Explanation {
@@ -204,76 +221,20 @@ impl Explanation {
             value,
             fraction: fraction_beside(value),
             sources,
+            grid: None,
+            elsewhere: Vec::new(),
             body,
         }
     }
-}
 
-/// Why a cell cannot be explained; `Display` is the learner-facing message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExplainError {
-    UnknownKind(String),
-    UnknownScheme(String),
-    OutOfRange {
-        kind: Kind,
-        row: usize,
-        col: usize,
-        rows: usize,
-        cols: usize,
-    },
-    /// This scheme draws no such matrix.
-    NotInScheme {
-        scheme: Scheme,
-        kind: Kind,
-    },
-    /// q, k or v was asked of a head whose inputs and weights are not known.
-    NoProjection(Kind),
-    Shape(String),
-    /// The widget (`what`) draws no such matrix.
-    NotHere {
-        kind: Kind,
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for ExplainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExplainError::UnknownKind(k) => write!(
-                f,
-                "unknown matrix “{k}”: use q, k, v, scores, masked_scores, weights or out"
-            ),
-            ExplainError::UnknownScheme(s) => {
-                write!(f, "unknown scheme “{s}”: use loop, matrix or softmax")
-            }
-            ExplainError::OutOfRange {
-                kind,
-                row,
-                col,
-                rows,
-                cols,
-            } => write!(
-                f,
-                "{} is {rows}×{cols}: there is no cell ({row}, {col})",
-                kind.name()
-            ),
-            ExplainError::NotInScheme { scheme, kind } => write!(
-                f,
-                "the {} scheme has no {} matrix",
-                scheme.name(),
-                kind.name()
-            ),
-            ExplainError::NoProjection(kind) => write!(
-                f,
-                "{} cannot be explained here: the head's inputs and weights are not known",
-                kind.name()
-            ),
-            ExplainError::Shape(msg) => f.write_str(msg),
-            ExplainError::NotHere { kind, what } => {
-                write!(f, "{what} has no {} matrix to explain", kind.name())
+    /// Names the source matrices in `elsewhere` (matrix, what) that this widget does
+    /// not draw; a name no source has is left out.
+    fn not_drawn(mut self, elsewhere: &[(&'static str, &'static str)]) -> Explanation {
+        for &(matrix, what) in elsewhere {
+            if self.sources.iter().any(|s| s.matrix == matrix) {
+                self.elsewhere.push(Elsewhere { matrix, what });
             }
         }
+        self
     }
 }
-
-impl std::error::Error for ExplainError {}

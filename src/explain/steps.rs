@@ -1,7 +1,7 @@
 //! The formula softmax(mask(QKᵀ/√d_k))·V walked through in five steps, each
 //! naming the LaTeX term to highlight and the matrix it produces.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::attention::HeadTrace;
 use crate::tensor::{Mask, Matrix};
@@ -30,23 +30,7 @@ pub struct Step {
     /// The mask step's number of forbidden (query, key) pairs.
     pub masked_cells: Option<usize>,
     /// The produced matrix, as `{ rows, cols, data }`.
-    #[serde(serialize_with = "as_rows_cols_data")]
     pub output: Matrix,
-}
-
-fn as_rows_cols_data<S: Serializer>(m: &Matrix, s: S) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct RowsColsData<'a> {
-        rows: usize,
-        cols: usize,
-        data: &'a [f64],
-    }
-    RowsColsData {
-        rows: m.rows,
-        cols: m.cols,
-        data: &m.data,
-    }
-    .serialize(s)
 }
 
 fn span(term: &str) -> (usize, usize) {

@@ -4,7 +4,9 @@
 //! An explanation is a plain object (snake_case fields, absent options as
 //! `null`, −∞ as `-Infinity`):
 //! `{ kind, row, col, value, fraction: {num, den} | null, sources: [{matrix, row, col}],
-//!    op, …the fields of op }` with `op` one of
+//!    grid: string | null, elsewhere: [{matrix, what}], op, …the fields of op }` (`grid`
+//! names the drawn grid where a widget draws several of one kind; `elsewhere` the source
+//! matrices the widget does not draw) with `op` one of
 //! - `"dot"`: `{ terms: [{a, b, product, a_src, b_src, a_fraction, b_fraction}],
 //!   rest: {count, sum} | null, sum, bias: {value, src, fraction} | null,
 //!   scale: {d_k, sqrt_d_k, factor} | null }`, value = (sum + bias) · factor;
@@ -17,11 +19,10 @@
 //! - `"normalise"`: `{ numerator: {value, src, fraction}, terms, rest, denominator }`;
 //! - `"no_value"`: `{ reason: "fully_masked" | "overflow" }`.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::lesson::{input, HeadIn, MatIn};
-use super::{CrossInput, HeadLab};
+use super::lesson::HeadIn;
+use super::{input, thrown, to_js, CrossInput, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
@@ -31,24 +32,11 @@ use crate::explain::{
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
 use crate::tensor::{causal_or_none, Mask, Matrix};
 
-/// Plain objects (the explanation's flattened `op` fields travel as a map),
-/// `null` for absent options, numbers (±Infinity too) as numbers.
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|e| {
-        JsError::new(&format!(
-            "internal: could not hand an explanation to the page: {e}"
-        ))
-    })
+fn js_err(e: ExplainError) -> JsValue {
+    thrown(&e)
 }
 
-fn js_err(e: ExplainError) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
     Ok(Cell::new(Kind::parse(kind).map_err(js_err)?, row, col))
 }
 
@@ -63,10 +51,10 @@ impl HeadLab {
         row: usize,
         col: usize,
         max_terms: Option<usize>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let cell = cell(kind, row, col)?;
-        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let trace =
+            head_forward(&self.x, &self.w, self.causal, self.scaled).map_err(|e| thrown(&e))?;
         let mask = self.mask();
         let inputs = HeadInputs {
             x_q: &self.x,
@@ -76,16 +64,16 @@ impl HeadLab {
         };
         let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
             .map_err(js_err)?;
-        to_js(&e)
+        Ok(to_js(&e)?)
     }
 
     /// The five steps of softmax(mask(QKᵀ/√d_k))·V: `[{ name, term, span: [start, end],
     /// reads, produces, active, factor, masked_cells, output: {rows, cols, data} }]`.
     #[wasm_bindgen(js_name = formulaSteps)]
-    pub fn formula_steps(&self) -> Result<JsValue, JsError> {
-        let trace = head_forward(&self.x, &self.w, self.causal, self.scaled)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&formula_steps(&trace, &self.mask()))
+    pub fn formula_steps(&self) -> Result<JsValue, JsValue> {
+        let trace =
+            head_forward(&self.x, &self.w, self.causal, self.scaled).map_err(|e| thrown(&e))?;
+        Ok(to_js(&formula_steps(&trace, &self.mask()))?)
     }
 }
 
@@ -108,7 +96,7 @@ pub fn explain_scheme_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let scheme = Scheme::parse(scheme).map_err(js_err)?;
     let m: MatIn = serde_wasm_bindgen::from_value(x)
         .map_err(|e| JsError::new(&format!("x must be {{ rows, cols, data }}: {e}")))?;
@@ -116,7 +104,7 @@ pub fn explain_scheme_js(
     let cell = cell(kind, row, col)?;
     let e =
         explain_scheme(scheme, &x, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS)).map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 /// Explains cell (row, col) of `kind` of the cross-attention `crossAttention`
@@ -131,7 +119,7 @@ pub fn explain_cross_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let c = CrossInput::parse(input, causal)?;
     let cell = cell(kind, row, col)?;
     let trace = c.forward(scaled)?;
@@ -143,7 +131,7 @@ pub fn explain_cross_js(
     };
     let e = explain_head(&trace, inputs, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
         .map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 /// The formula the steps refer to, as LaTeX.
@@ -168,7 +156,7 @@ pub fn explain_trace_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     #[derive(serde::Deserialize)]
     struct Trace {
         q: MatIn,
@@ -190,7 +178,8 @@ pub fn explain_trace_js(
         None if kind.starts_with("out") => {
             return Err(JsError::new(
                 "explainTrace: this trace has no v, so its outputs cannot be explained",
-            ))
+            )
+            .into())
         }
         None => Matrix::zeros(k.rows, 1), // read by "out" only
     };
@@ -198,7 +187,8 @@ pub fn explain_trace_js(
         return Err(JsError::new(&format!(
             "explainTrace: scale must be a positive number, got {}",
             t.scale
-        )));
+        ))
+        .into());
     }
     let mask = causal_or_none(causal, q.rows, k.rows);
     let view = crate::explain::HeadView {
@@ -208,6 +198,7 @@ pub fn explain_trace_js(
         mask: &mask,
         scale: t.scale,
         projections: None,
+        drawn: None,
     };
     let e = crate::explain::explain_attention_cell(
         &view,
@@ -215,7 +206,7 @@ pub fn explain_trace_js(
         max_terms.unwrap_or(DEFAULT_MAX_TERMS),
     )
     .map_err(js_err)?;
-    to_js(&e)
+    Ok(to_js(&e)?)
 }
 
 // The lesson's other grids (`crate::explain::lesson`). Each takes the same
@@ -228,7 +219,7 @@ pub fn explain_trace_js(
 // `"normalise"` carries `over`: "row" | "column" | "all" | "row_of_column", and
 // `"softmax"` `axis`: "row" | "column"; `"no_value"` may have reason "nan".
 
-fn lesson_cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsError> {
+fn lesson_cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
     Ok(Cell::new(Kind::parse_any(kind).map_err(js_err)?, row, col))
 }
 
@@ -245,10 +236,12 @@ pub fn explain_probe_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let (x, w) = input::<HeadIn>("explainProbe(head, kind, row, col)", head)?.head()?;
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// A cell of `normalizeDirections(a)` ("by_rows", "by_columns", "whole") or of
@@ -260,10 +253,12 @@ pub fn explain_normalize_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let a = input::<MatIn>("explainNormalize(a, kind, row, col)", a)?.matrix("the matrix")?;
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// Cell (pos, column) of `sinusoidalTable(T, C)`; kind "PE".
@@ -274,9 +269,9 @@ pub fn explain_position_js(
     kind: &str,
     row: usize,
     col: usize,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_sinusoid(t_len, c, cell).map_err(js_err)?)
+    Ok(to_js(&explain_sinusoid(t_len, c, cell).map_err(js_err)?)?)
 }
 
 /// A "weights" cell of `exerciseRun(score, mask, axis)`.
@@ -289,15 +284,17 @@ pub fn explain_exercise_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
-    let le = |e: crate::lesson::LessonError| JsError::new(&e.to_string());
+) -> Result<JsValue, JsValue> {
+    let le = |e: crate::lesson::LessonError| thrown(&e);
     let (score, mask, axis) = (
         ScoreLine::parse(score).map_err(le)?,
         MaskLine::parse(mask).map_err(le)?,
         SoftmaxAxis::parse(axis).map_err(le)?,
     );
     let cell = lesson_cell(kind, row, col)?;
-    to_js(&explain_exercise(score, mask, axis, cell, terms(max_terms)).map_err(js_err)?)
+    Ok(to_js(
+        &explain_exercise(score, mask, axis, cell, terms(max_terms)).map_err(js_err)?,
+    )?)
 }
 
 /// A cell ("scores", "masked_scores", "weights", "out") of head (0, 0) of
@@ -315,10 +312,10 @@ pub fn explain_multihead_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_multihead(seed.into(), [b, h, t, d_k], causal, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }
 
 /// A "weights" cell of batch 0 of `wrongAxis(seed, B, T)`: `which` = "right"
@@ -334,19 +331,19 @@ pub fn explain_wrong_axis_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let axis = match which {
         "right" => Axis::Row,
         "wrong" => Axis::Column,
         _ => {
-            return Err(JsError::new(&format!(
-                "explainWrongAxis: “{which}”: use right or wrong"
-            )))
+            return Err(
+                JsError::new(&format!("explainWrongAxis: “{which}”: use right or wrong")).into(),
+            )
         }
     };
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_wrong_axis(seed.into(), b, t, 0, axis, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }
 
 /// A cell ("out", or "scores", "masked_scores", "weights") of one of the heads of
@@ -364,9 +361,9 @@ pub fn explain_future_change_js(
     row: usize,
     col: usize,
     max_terms: Option<usize>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let grid = FutureGrid::parse(grid).map_err(js_err)?;
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_future_change(seed.into(), t, d, from, grid, cell, terms(max_terms));
-    to_js(&e.map_err(js_err)?)
+    Ok(to_js(&e.map_err(js_err)?)?)
 }

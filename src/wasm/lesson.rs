@@ -28,58 +28,14 @@ pub use proofs::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+use super::{thrown, to_js, MatIn};
 use crate::attention::{hou_defaults, HeadWeights};
 use crate::lesson::LessonError;
 use crate::tensor::Matrix;
 
-/// Serialises a result for the page: plain objects, `null` for `None`.
-pub(crate) fn out<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
-        .map_err(|e| {
-            JsError::new(&format!(
-                "internal: could not hand numbers to the page: {e}"
-            ))
-        })
-}
-
 /// `Ok(value)` serialised, or the learner's error as a thrown `Error`.
-pub(crate) fn reply<T: Serialize>(r: Result<T, LessonError>) -> Result<JsValue, JsError> {
-    out(&r.map_err(|e| JsError::new(&e.0))?)
-}
-
-/// Reads the page's input object, naming the export in the message.
-pub(crate) fn input<T: for<'de> Deserialize<'de>>(what: &str, v: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("{what}: {e}")))
-}
-
-/// A matrix as the page sends it.
-#[derive(Deserialize)]
-pub(crate) struct MatIn {
-    rows: usize,
-    cols: usize,
-    data: Vec<f64>,
-}
-
-impl MatIn {
-    /// Checked: 1..=64 rows and columns, `rows·cols` finite numbers.
-    pub(crate) fn matrix(self, name: &str) -> Result<Matrix, JsError> {
-        super::matrix_from(name, self.rows, self.cols, self.data)
-    }
-
-    /// Checked as `matrix`, with up to `max_cols` columns (a head's q and k may be wide).
-    pub(crate) fn wide_matrix(self, name: &str, max_cols: usize) -> Result<Matrix, JsError> {
-        super::matrix_within(name, (self.rows, self.cols), self.data, max_cols)
-    }
-}
-
-/// A bare matrix result, serialised as `{ rows, cols, data }`.
-pub(crate) struct Mat(pub Matrix);
-
-impl Serialize for Mat {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::lesson::ser::matrix(&self.0, s)
-    }
+pub(crate) fn reply<T: Serialize>(r: Result<T, LessonError>) -> Result<JsValue, JsValue> {
+    Ok(to_js(&r.map_err(|e| thrown(&e))?)?)
 }
 
 /// A head the page edits: every matrix optional, defaulting to the h/o/u head.

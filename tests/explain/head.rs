@@ -245,6 +245,7 @@ fn bad_cells_and_kinds_are_errors_not_panics() {
         mask: &mask,
         scale: 1.0,
         projections: None,
+        drawn: None,
     };
     let e = explain_attention_cell(&view, Cell::new(Kind::Q, 0, 0), 8).unwrap_err();
     assert_eq!(e, ExplainError::NoProjection(Kind::Q));
@@ -277,6 +278,7 @@ fn a_long_masked_row_lists_the_visible_keys() {
         mask: &mask,
         scale: 0.5,
         projections: None,
+        drawn: None,
     };
     let e = explain_attention_cell(&view, Cell::new(Kind::Weight, 5, 1), 8).unwrap();
     let Body::Softmax(s) = &e.body else {

@@ -5,9 +5,11 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod errors;
 mod extra;
 mod head;
 mod scheme;
+mod sources;
 mod view;
 
 use std::collections::HashMap;

@@ -23,6 +23,7 @@ fn a_gpt_head_in_f32_buffers_explains_itself_through_strided_views() {
         mask: &mask,
         scale,
         projections: None,
+        drawn: None,
     };
     let to_matrix = |g: &Strided<f32>| Matrix::from_fn(t_len, hs, |r, c| g.at(r, c));
     let trace = attention_playground::attention::attend(
@@ -56,6 +57,83 @@ fn a_gpt_head_in_f32_buffers_explains_itself_through_strided_views() {
             }
         }
     }
+}
+
+/// With the stored matrices given (a GPT's f32 scores, weights and out), every
+/// explanation ends on the stored number bit for bit, reads its operands from the
+/// stored matrices, and its terms still make that number to f32 precision.
+#[test]
+fn a_view_with_its_drawn_matrices_ends_on_the_stored_numbers() {
+    let mut rng = Rng::new(11);
+    let (t_len, d) = (5, 3);
+    let [q, k, v] = [0, 1, 2].map(|_| rng.matrix(t_len, d, 1.0));
+    let mask = causal_mask(t_len, t_len);
+    let scale = 1.0 / (d as f64).sqrt();
+    let trace =
+        attention_playground::attention::attend(q.clone(), k.clone(), v.clone(), &mask, scale);
+    // What an f32 forward pass would have stored: the f64 numbers rounded to f32.
+    let f32s = |m: &Matrix| m.data.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+    let stored = [&trace.masked_scores, &trace.weights, &trace.out].map(f32s);
+    let (masked_scores, weights, out) = (
+        Strided::new(&stored[0], 0, t_len, t_len, t_len).unwrap(),
+        Strided::new(&stored[1], 0, t_len, t_len, t_len).unwrap(),
+        Strided::new(&stored[2], 0, t_len, d, d).unwrap(),
+    );
+    let view = HeadView {
+        q: &q,
+        k: &k,
+        v: &v,
+        mask: &mask,
+        scale,
+        projections: None,
+        drawn: Some(Drawn {
+            masked_scores: &masked_scores,
+            weights: &weights,
+            out: &out,
+        }),
+    };
+    for (kind, g) in [
+        (Kind::Score, &masked_scores),
+        (Kind::MaskedScore, &masked_scores),
+        (Kind::Weight, &weights),
+        (Kind::Out, &out),
+    ] {
+        let (rows, cols) = g.shape();
+        for r in 0..rows {
+            for c in 0..cols {
+                let e = explain_attention_cell(&view, Cell::new(kind, r, c), 2).unwrap();
+                let what = format!("{}[{r}, {c}]", kind.name());
+                if kind == Kind::Score && !mask.get(r, c) {
+                    // A masked score is not stored: it is q·k/√d as computed here.
+                    close(&what, e.value, trace.scores.get(r, c), 1e-12);
+                    continue;
+                }
+                assert_eq!(e.value.to_bits(), g.at(r, c).to_bits(), "{what}");
+                close(&what, recombine(&e), e.value, 1e-6);
+                if kind == Kind::Out {
+                    let Body::Dot(dot) = &e.body else {
+                        panic!("{e:?}")
+                    };
+                    for t in &dot.terms {
+                        assert_eq!(t.a, weights.at(r, t.a_src.col), "{what}: a stored weight");
+                    }
+                }
+            }
+        }
+    }
+    // A stored matrix of the wrong shape is refused.
+    let bad = HeadView {
+        drawn: Some(Drawn {
+            masked_scores: &out,
+            weights: &weights,
+            out: &out,
+        }),
+        ..view
+    };
+    assert!(matches!(
+        explain_attention_cell(&bad, Cell::new(Kind::Weight, 0, 0), 8),
+        Err(ExplainError::Shape(_))
+    ));
 }
 
 #[test]

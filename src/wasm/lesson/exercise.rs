@@ -3,19 +3,21 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{out, reply, Mat};
+use super::reply;
 use crate::lesson::exercise::{
     exercise_run, lesson1_expected, lesson1_inputs, MaskLine, ScoreLine, SoftmaxAxis,
 };
 use crate::lesson::multihead::multihead_check;
 use crate::lesson::LessonError;
+use crate::tensor::Matrix;
+use crate::wasm::to_js;
 
 /// `exerciseRun("scaled", "upper", "last")`; score: scaled | unscaled | dk, mask: upper |
 /// lower | none | diagonal, axis: last | receivers (or "-1" | "-2") -> `{ code: [3 lines],
 /// q, k, v, scores, masked_scores, weights, out, row_sums, col_sums, has_nan,
 /// weights_max_err, out_max_err, matches_expected, expected_weights, expected_out }`.
 #[wasm_bindgen(js_name = exerciseRun)]
-pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, JsError> {
+pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, JsValue> {
     let choose = || -> Result<_, LessonError> {
         Ok(exercise_run(
             ScoreLine::parse(score)?,
@@ -28,30 +30,30 @@ pub fn exercise_run_js(score: &str, mask: &str, axis: &str) -> Result<JsValue, J
 
 /// `exerciseData()` -> `{ X (4×8), W_q, W_k, W_v (8×16), weights (4×4), out (4×16) }`.
 #[wasm_bindgen(js_name = exerciseData)]
-pub fn exercise_data() -> Result<JsValue, JsError> {
+pub fn exercise_data() -> Result<JsValue, JsValue> {
     #[derive(serde::Serialize)]
     struct Data {
         #[serde(rename = "X")]
-        x: Mat,
+        x: Matrix,
         #[serde(rename = "W_q")]
-        w_q: Mat,
+        w_q: Matrix,
         #[serde(rename = "W_k")]
-        w_k: Mat,
+        w_k: Matrix,
         #[serde(rename = "W_v")]
-        w_v: Mat,
-        weights: Mat,
-        out: Mat,
+        w_v: Matrix,
+        weights: Matrix,
+        out: Matrix,
     }
     let (x, w_q, w_k, w_v) = lesson1_inputs();
     let (weights, expected) = lesson1_expected();
-    out(&Data {
-        x: Mat(x),
-        w_q: Mat(w_q),
-        w_k: Mat(w_k),
-        w_v: Mat(w_v),
-        weights: Mat(weights),
-        out: Mat(expected),
-    })
+    Ok(to_js(&Data {
+        x,
+        w_q,
+        w_k,
+        w_v,
+        weights,
+        out: expected,
+    })?)
 }
 
 /// `multiHeadCheck(seed, 2, 4, 5, 16, true)` (B ≤ 8, H ≤ 8, T ≤ 32, d_k ≤ 64) ->
@@ -64,6 +66,6 @@ pub fn multihead_check_js(
     t: usize,
     d_k: usize,
     causal: bool,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     reply(multihead_check(seed.into(), [b, h, t, d_k], causal))
 }

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{input, out, reply, HeadIn, Mat, MatIn};
+use super::{reply, HeadIn};
 use crate::attention::HeadWeights;
 use crate::lesson::content::compare_words as compare_words_core;
 use crate::lesson::head_extras::{
@@ -13,6 +13,7 @@ use crate::lesson::head_extras::{
 };
 use crate::lesson::position::{compare_orders, crop_context, embed, sinusoidal};
 use crate::tensor::Matrix;
+use crate::wasm::{input, to_js, MatIn};
 
 /// The checked head and its flags.
 struct Head {
@@ -41,14 +42,14 @@ pub fn score_two_ways_js(
     head_in: JsValue,
     receiver: usize,
     source: usize,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let h = head(head_in, "scoreTwoWays(head, receiver, source)")?;
     reply(score_two_ways(&h.x, &h.w, receiver, source))
 }
 
 /// `outputTerms({}, 2)` -> `{ receiver, terms: [{ source, weight, value, contribution }], out }`.
 #[wasm_bindgen(js_name = outputTerms)]
-pub fn output_terms_js(head_in: JsValue, receiver: usize) -> Result<JsValue, JsError> {
+pub fn output_terms_js(head_in: JsValue, receiver: usize) -> Result<JsValue, JsValue> {
     let h = head(head_in, "outputTerms(head, receiver)")?;
     reply(run_head(&h.x, &h.w, h.causal, h.scaled).and_then(|t| output_terms(&t, receiver)))
 }
@@ -56,7 +57,7 @@ pub fn output_terms_js(head_in: JsValue, receiver: usize) -> Result<JsValue, JsE
 /// `compareWords("hou", "you", {})` (letters h, o, u, y; x of `head` is ignored) ->
 /// `{ a: { word, x, trace }, b: { word, x, trace }, weights_max_diff }`.
 #[wasm_bindgen(js_name = compareWords)]
-pub fn compare_words(a: &str, b: &str, head_in: JsValue) -> Result<JsValue, JsError> {
+pub fn compare_words(a: &str, b: &str, head_in: JsValue) -> Result<JsValue, JsValue> {
     let h = head(head_in, "compareWords(a, b, head)")?;
     reply(compare_words_core(a, b, &h.w, h.causal, h.scaled))
 }
@@ -65,7 +66,7 @@ pub fn compare_words(a: &str, b: &str, head_in: JsValue) -> Result<JsValue, JsEr
 /// weights_identical, out_max_change }` (traces `{ q, k, v, scale, scores,
 /// masked_scores, weights, out, fully_masked_rows }`).
 #[wasm_bindgen(js_name = valueChange)]
-pub fn value_change_js(head_in: JsValue, new_w_v: JsValue) -> Result<JsValue, JsError> {
+pub fn value_change_js(head_in: JsValue, new_w_v: JsValue) -> Result<JsValue, JsValue> {
     let h = head(head_in, "valueChange(head, new_W_v)")?;
     let new_w_v = input::<MatIn>("valueChange(head, new_W_v)", new_w_v)?.matrix("new W_v")?;
     reply(value_change(&h.x, &h.w, &new_w_v, h.causal, h.scaled))
@@ -74,7 +75,7 @@ pub fn value_change_js(head_in: JsValue, new_w_v: JsValue) -> Result<JsValue, Js
 /// `biasEffect({}, [1, 1], [1, -2])` (b_q, b_k of length d) -> `{ base, k_bias: { trace,
 /// max_weight_change }, k_row_shift, q_bias: { trace, max_weight_change } }`.
 #[wasm_bindgen(js_name = biasEffect)]
-pub fn bias_effect_js(head_in: JsValue, b_q: Vec<f64>, b_k: Vec<f64>) -> Result<JsValue, JsError> {
+pub fn bias_effect_js(head_in: JsValue, b_q: Vec<f64>, b_k: Vec<f64>) -> Result<JsValue, JsValue> {
     let h = head(head_in, "biasEffect(head, b_q, b_k)")?;
     reply(bias_effect(&h.x, &h.w, &b_q, &b_k, h.causal, h.scaled))
 }
@@ -88,24 +89,24 @@ pub fn compare_orders_js(
     b: &str,
     positions: bool,
     causal: bool,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     reply(compare_orders(a, b, positions, causal))
 }
 
 /// `embedToy("dog", true)` -> `{ rows: 3, cols: 2, data: [1.1,0, 0.2,1, 2.3,1] }`.
 #[wasm_bindgen(js_name = embedToy)]
-pub fn embed_toy(word: &str, positions: bool) -> Result<JsValue, JsError> {
-    reply(embed(word, positions).map(Mat))
+pub fn embed_toy(word: &str, positions: bool) -> Result<JsValue, JsValue> {
+    reply(embed(word, positions))
 }
 
 /// `sinusoidalTable(T, C)` -> `{ rows: T, cols: C, data }`, T, C in 1..=64.
 #[wasm_bindgen(js_name = sinusoidalTable)]
-pub fn sinusoidal_table(t_len: usize, c: usize) -> Result<JsValue, JsError> {
-    reply(sinusoidal(t_len, c).map(Mat))
+pub fn sinusoidal_table(t_len: usize, c: usize) -> Result<JsValue, JsValue> {
+    reply(sinusoidal(t_len, c))
 }
 
 /// `cropContext(10, 8)` -> `{ start: 2, kept: 8, dropped: 2 }` (`idx[:, -block_size:]`).
 #[wasm_bindgen(js_name = cropContext)]
-pub fn crop_context_js(len: usize, block_size: usize) -> Result<JsValue, JsError> {
-    out(&crop_context(len, block_size))
+pub fn crop_context_js(len: usize, block_size: usize) -> Result<JsValue, JsValue> {
+    Ok(to_js(&crop_context(len, block_size))?)
 }

@@ -4,17 +4,18 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{input, reply, MatIn};
+use super::reply;
 use crate::lesson::ladder::{
     keepdim_trap, ladder, loop_iterations, masked_softmax_steps, normalize_by_sum,
     normalize_directions,
 };
+use crate::wasm::{input, MatIn};
 
 /// `averagingLadder({ rows: 3, cols: 2, data: [2,7, 6,4, 6,5] })` -> `{ loop_average,
 /// all_ones, tril_sums, matrix_average, softmax_average }` each `{ weights, out }`,
 /// plus `max_err_matrix_vs_loop`, `max_err_softmax_vs_loop`.
 #[wasm_bindgen(js_name = averagingLadder)]
-pub fn averaging_ladder(x: JsValue) -> Result<JsValue, JsError> {
+pub fn averaging_ladder(x: JsValue) -> Result<JsValue, JsValue> {
     let x = input::<MatIn>("averagingLadder(x)", x)?.matrix("x")?;
     reply(ladder(&x))
 }
@@ -28,7 +29,7 @@ pub fn loop_iterations_js(batch: u32, block_size: u32) -> f64 {
 /// `normalizeBySum([2, -1, 3])` -> `{ scores, sum, weights (null when the sum is 0),
 /// negative, divides_by_zero }`.
 #[wasm_bindgen(js_name = normalizeBySum)]
-pub fn normalize_by_sum_js(scores: Vec<f64>) -> Result<JsValue, JsError> {
+pub fn normalize_by_sum_js(scores: Vec<f64>) -> Result<JsValue, JsValue> {
     reply(normalize_by_sum(&scores))
 }
 
@@ -36,7 +37,7 @@ pub fn normalize_by_sum_js(scores: Vec<f64>) -> Result<JsValue, JsError> {
 /// `{ scores, allowed, masked, exp, sum, weights, fully_masked, exp_overflow,
 /// mask_after_weights, mask_after_sum }`.
 #[wasm_bindgen(js_name = maskedSoftmaxSteps)]
-pub fn masked_softmax_steps_js(args: JsValue) -> Result<JsValue, JsError> {
+pub fn masked_softmax_steps_js(args: JsValue) -> Result<JsValue, JsValue> {
     #[derive(Deserialize)]
     struct Args {
         scores: Vec<f64>,
@@ -49,7 +50,7 @@ pub fn masked_softmax_steps_js(args: JsValue) -> Result<JsValue, JsError> {
 /// `normalizeDirections({ rows: 3, cols: 3, data: [1,1,0, 2,1,1, 3,3,2] })` ->
 /// `{ row_sums, col_sums, total, by_rows, by_columns, whole }` (matrices or null).
 #[wasm_bindgen(js_name = normalizeDirections)]
-pub fn normalize_directions_js(a: JsValue) -> Result<JsValue, JsError> {
+pub fn normalize_directions_js(a: JsValue) -> Result<JsValue, JsValue> {
     let a = input::<MatIn>("normalizeDirections(a)", a)?.matrix("the matrix")?;
     reply(normalize_directions(&a))
 }
@@ -57,7 +58,7 @@ pub fn normalize_directions_js(a: JsValue) -> Result<JsValue, JsError> {
 /// `keepdimTrap({ rows: 3, cols: 3, data: [1,0,0, 1,1,0, 1,1,1] })` -> `{ sums, right,
 /// wrong, right_row_sums, wrong_row_sums, max_err }`; the matrix must be square.
 #[wasm_bindgen(js_name = keepdimTrap)]
-pub fn keepdim_trap_js(a: JsValue) -> Result<JsValue, JsError> {
+pub fn keepdim_trap_js(a: JsValue) -> Result<JsValue, JsValue> {
     let a = input::<MatIn>("keepdimTrap(a)", a)?.matrix("the matrix")?;
     reply(keepdim_trap(&a))
 }

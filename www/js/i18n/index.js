@@ -12,3 +12,4 @@ export * as partC from './part-c.js';
 export * as partGpt from './part-gpt.js';
 export * as errorsNumber from './errors-number.js';
 export * as errorsLesson from './errors-lesson.js';
+export * as errorsExplain from './errors-explain.js';

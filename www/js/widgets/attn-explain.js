@@ -2,6 +2,7 @@
 //
 //   panel.tokens = ['h', 'o', 'u'];                       // row labels of x, q, k, v, …
 //   panel.labels = { W_q: { rows: ['d₀', 'd₁'], cols: […] } };   // optional overrides
+//   (a grid an explanation names in `grid` may also have a `title`, said after the cell)
 //   (Without them, labels come from the <attn-matrix> grids next to the explained cell:
 //   the grid whose id, `matrix` or `label` attribute names a source matrix. "Next to" is
 //   the same document or shadow root, or the closest [data-explain-scope] ancestor.)
@@ -292,6 +293,7 @@ class AttnExplain extends HTMLElement {
     const { title, body } = explainLines(ex, {
       t: (key, vars) => t(key, vars, lang),
       label: (matrix, axis, i) => this.#label(matrix, axis, i),
+      gridTitle: (grid) => this.#labels[grid]?.title ?? null,
     });
     this.#title.replaceChildren(...title.flat(Infinity).filter((n) => n != null));
     this.#body.replaceChildren(...body);

@@ -3,9 +3,9 @@
 // shown is a field of the explanation; nothing here adds, multiplies or divides.
 //
 //   explainLines(ex, ctx) -> { title: Node[], body: Node[] }
-//   ctx = { t(key, vars), label(matrix, 'rows' | 'cols', i) }
+//   ctx = { t(key, vars), label(matrix, 'rows' | 'cols', i), gridTitle?(grid) }
 
-import { formatFraction, formatNum, formatOperand } from '../format.js';
+import { formatExact, formatFraction, formatNum, formatOperand } from '../format.js';
 
 function el(tag, cls, ...kids) {
   const node = document.createElement(tag);
@@ -15,9 +15,19 @@ function el(tag, cls, ...kids) {
 }
 
 const sr = (text) => (text ? el('span', 'sr-only', text) : null);
-const num = (v) => formatNum(v);
+// Set when a number was written with fewer digits than it has, so that the panel
+// says once that the terms are rounded (explainLines resets it).
+let rounded = false;
+/** `text` for the number v, noting whether it dropped digits (a fraction is exact). */
+function shown(v, text) {
+  const back = Number(text.replace(/−/g, '-'));
+  if (Number.isFinite(v) && !text.includes('/') && back !== v) rounded = true;
+  return text;
+}
+const num = (v, digits) => shown(v, formatNum(v, digits));
+const formatOp = (v, f) => shown(v, formatOperand(v, f));
 /** A negative operand in a product gets parentheses: 2·(−1). */
-const operand = (v, f) => (v < 0 ? `(${formatOperand(v, f)})` : formatOperand(v, f));
+const operand = (v, f) => (v < 0 ? `(${formatOp(v, f)})` : formatOp(v, f));
 
 /** Symbols: q → q, W_q → W with subscript q, masked_scores → masked_scores. */
 function sym(name) {
@@ -31,6 +41,7 @@ class Writer {
     this.ex = ex;
     this.t = ctx.t;
     this.label = ctx.label;
+    this.gridTitle = ctx.gridTitle;
     this.lines = [];
   }
 
@@ -79,7 +90,9 @@ class Writer {
     const ex = this.ex;
     // NaN is what NumPy computes for a row of −∞ (the exercise's wrong masks): say so.
     const value = Number.isNaN(ex.value) ? 'NaN' : num(ex.value);
-    return [this.cellName(ex.kind, ex.row, ex.col), ' = ', el('span', 'value', value), this.exact(ex.fraction)];
+    // A widget drawing several grids of one kind names the grid (the proofs' four outputs).
+    const grid = ex.grid ? el('span', 'aside', ` (${this.gridTitle?.(ex.grid) ?? ex.grid})`) : null;
+    return [this.cellName(ex.kind, ex.row, ex.col), grid, ' = ', el('span', 'value', value), this.exact(ex.fraction)];
   }
 }
 
@@ -160,8 +173,8 @@ function mean(w, ex) {
   w.say(w.t('c.introMean', { c: w.col(ex.kind, ex.col), x, t: ex.row, n: ex.count }));
   const names = ex.terms.map((a, i) => [i ? ' + ' : '', w.cellName(a.src.matrix, a.src.row, a.src.col)]);
   w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = (', names, ex.rest ? ' + …' : null, ') / ', String(ex.count));
-  w.more('(', ex.terms.map((a, i) => [i ? ' + ' : '', formatOperand(a.value, a.fraction)]), w.rest(ex.rest), ') / ', String(ex.count));
-  w.more(formatOperand(ex.sum), ' / ', String(ex.count), ' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
+  w.more('(', ex.terms.map((a, i) => [i ? ' + ' : '', formatOp(a.value, a.fraction)]), w.rest(ex.rest), ') / ', String(ex.count));
+  w.more(formatOp(ex.sum), ' / ', String(ex.count), ' = ', el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
 }
 
 function normalise(w, ex) {
@@ -171,9 +184,9 @@ function normalise(w, ex) {
     rr: w.row(n.src.matrix, ex.row), cc: w.col(n.src.matrix, ex.col), k: w.row(n.src.matrix, ex.col) }));
   w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', w.cellName(n.src.matrix, n.src.row, n.src.col), ' / (',
     ex.terms.map((a, i) => [i ? ' + ' : '', w.cellName(a.src.matrix, a.src.row, a.src.col)]), ex.rest ? ' + …' : null, ')');
-  w.more(formatOperand(n.value, n.fraction), ' / (', ex.terms.map((a, i) => [i ? ' + ' : '', formatOperand(a.value, a.fraction)]),
+  w.more(formatOp(n.value, n.fraction), ' / (', ex.terms.map((a, i) => [i ? ' + ' : '', formatOp(a.value, a.fraction)]),
     w.rest(ex.rest), ')');
-  w.more(formatOperand(n.value, n.fraction), ' / ', formatOperand(ex.denominator), ' = ',
+  w.more(formatOp(n.value, n.fraction), ' / ', formatOp(ex.denominator), ' = ',
     el('strong', 'value', num(ex.value)), w.exact(ex.fraction));
 }
 
@@ -207,7 +220,7 @@ function sinusoid(w, ex) {
   w.eq(w.cellName(ex.kind, ex.row, ex.col), ` = ${f}(`, frac(el('i', '', 'pos'), pow(['2', el('i', '', 'i'), '/', el('i', '', 'd')])), ')');
   w.more(`${f}(`, frac(String(ex.pos), pow(`${ex.two_i}/${ex.d}`)), ')');
   // Four decimals: the table's two would hide the angle of a slow column.
-  const n4 = (v) => formatNum(v, 4);
+  const n4 = (v) => num(v, 4);
   w.more(`${f}(`, frac(String(ex.pos), n4(ex.wavelength)), ')');
   w.more(`${f}(${n4(ex.angle)}) = `, el('strong', 'value', n4(ex.value)));
   w.note(w.t('c.sinNote', { angle: n4(ex.angle) }));
@@ -215,7 +228,15 @@ function sinusoid(w, ex) {
 
 const OPS = { dot, softmax, masked, kept, mean, normalise, bilinear, sinusoid };
 
+/** The source matrices this widget does not draw, named (they cannot be outlined). */
+function elsewhere(w, ex) {
+  const byWhat = new Map();
+  for (const { matrix, what } of ex.elsewhere ?? []) byWhat.set(what, [...(byWhat.get(what) ?? []), matrix]);
+  for (const [what, names] of byWhat) w.note(w.t('c.elsewhere', { m: names.join(', '), what: w.t(`c.from.${what}`) }));
+}
+
 export function explainLines(ex, ctx) {
+  rounded = false;
   const w = new Writer(ex, ctx);
   const op = OPS[ex.op];
   if (op) op(w, ex);
@@ -223,5 +244,14 @@ export function explainLines(ex, ctx) {
     const key = { overflow: 'c.overflow', nan: 'c.nan' }[ex.reason] ?? 'c.fullyMasked';
     w.say(w.t(key, { r: w.row(ex.kind, ex.row) }));
   }
+  // The last number written is the result: it carries the cell's value to the last digit.
+  const results = w.lines.flatMap((line) => [...line.querySelectorAll('strong.value')]);
+  const result = results[results.length - 1];
+  if (result && typeof ex.value === 'number') {
+    result.title = formatExact(ex.value);
+    result.dataset.value = String(ex.value);
+  }
+  if (rounded) w.note(w.t('c.rounded'));
+  elsewhere(w, ex);
   return { title: w.title(), body: w.lines };
 }

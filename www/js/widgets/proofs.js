@@ -63,7 +63,10 @@ class Proofs extends AttnWidget {
       grids: () => [...names.keys()],
       explain: (grid, row, col) => this.core.explainFutureChange(this.#s.seed, T, D, this.#s.from, names.get(grid), 'out', row, col),
       key: () => JSON.stringify(this.#s),
-      panel: (grid, panel) => { panel.labels = labels; },
+      // Each grid titled by its own heading: all four are "out".
+      panel: (grid, panel) => {
+        panel.labels = { ...labels, [names.get(grid)]: { rows: ROWS, cols: COLS, title: this.t(`b.proofs.${names.get(grid)}`) } };
+      },
     });
     const title = (n, key) => h('h4', {}, h('span', { class: 'num', 'aria-hidden': 'true' }, String(n)), k('span', key));
     root.append(

@@ -1,0 +1,192 @@
+//! Looking inside a GPT: every head's attention for a prompt, and one drawn cell of it
+//! explained from the very numbers the heatmap drew.
+//!
+//! T = time (prompt length ≤ block_size), NH = heads, L = layers, hs = head size.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{err, GptLab};
+use crate::explain::{
+    explain_attention_cell, Cell, Drawn, ExplainError, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
+};
+use crate::gpt::gpt_error;
+use crate::tensor::{causal_or_none, Matrix};
+use crate::wasm::{thrown, to_js};
+
+/// Next-character probabilities listed by `attention` (the most likely first).
+const TOP_PROBS: usize = 10;
+
+/// One head's (T, T) grid as the heatmap takes it: `{ rows, cols, data, masked }`, with
+/// `masked` true where the causal mask hid the key (drawn hatched), null without a mask.
+#[derive(Serialize)]
+struct HeadGrid {
+    #[serde(flatten)]
+    matrix: Matrix,
+    masked: Option<Vec<bool>>,
+}
+
+#[derive(Serialize)]
+struct ProbJs {
+    char: String,
+    p: f32,
+}
+
+#[derive(Serialize)]
+struct AttentionJs {
+    tokens: Vec<String>,
+    /// layers[l][h]: (T, T) weights, row = query position, column = key position.
+    layers: Vec<Vec<HeadGrid>>,
+    /// scores[l][h]: (T, T) scaled scores q·k/√hs the weights are the softmax of
+    /// (−Infinity where masked).
+    scores: Vec<Vec<HeadGrid>>,
+    /// The most likely next characters after the prompt, most likely first.
+    probs: Vec<ProbJs>,
+    causal: bool,
+}
+
+fn explain_err(e: ExplainError) -> JsValue {
+    thrown(&e)
+}
+
+impl GptLab {
+    /// Runs the forward pass on `prompt`'s last block_size characters; returns their ids.
+    fn run_prompt(&mut self, prompt: &str) -> Result<Vec<u32>, JsValue> {
+        if prompt.is_empty() {
+            return Err(err(gpt_error!("gpt.prompt.empty")));
+        }
+        let bs = self.tr.model.config.block_size;
+        let ids = self.tr.data.vocab.encode(prompt).map_err(err)?;
+        let ids = ids[ids.len().saturating_sub(bs)..].to_vec();
+        self.tr.forward_prompt(&ids).map_err(err)?;
+        Ok(ids)
+    }
+}
+
+#[wasm_bindgen]
+impl GptLab {
+    /// Every layer's and head's attention weights and scaled scores for `prompt` (its
+    /// last block_size characters) and the most likely next characters: `{ tokens,
+    /// layers: [[{rows, cols, data, masked}]] (L × NH), scores (the same shape, q·k/√hs,
+    /// −Infinity where masked), probs: [{char, p}], causal }`.
+    pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {
+        let ids = self.run_prompt(prompt)?;
+        let cfg = self.tr.model.config.clone();
+        let causal = self.tr.model.causal;
+        let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
+        let t = acts.t;
+        let masked: Option<Vec<bool>> = causal.then(|| (0..t * t).map(|i| i % t > i / t).collect());
+        let per_head = |of: &dyn Fn(usize, usize) -> Vec<f32>| -> Vec<Vec<HeadGrid>> {
+            (0..cfg.n_layer)
+                .map(|l| {
+                    (0..cfg.n_head)
+                        .map(|h| {
+                            let data = of(l, h);
+                            HeadGrid {
+                                matrix: Matrix::from_fn(t, t, |r, c| data[r * t + c].into()),
+                                masked: masked.clone(),
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let layers = per_head(&|l, h| acts.att(l, 0, h, cfg.n_head).to_vec());
+        let scores = per_head(&|l, h| acts.preatt(l, 0, h, cfg.n_head).to_vec());
+        let p = acts.probs_at(0, t - 1, cfg.vocab_size);
+        let mut order: Vec<usize> = (0..p.len()).collect();
+        order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+        let probs = order
+            .iter()
+            .take(TOP_PROBS)
+            .map(|&i| ProbJs {
+                char: vocab.chars[i].to_string(),
+                p: p[i],
+            })
+            .collect();
+        let tokens = ids
+            .iter()
+            .map(|&i| vocab.chars[i as usize].to_string())
+            .collect();
+        Ok(to_js(&AttentionJs {
+            tokens,
+            layers,
+            scores,
+            probs,
+            causal,
+        })?)
+    }
+
+    /// Explains cell (row, col) of head `head` in layer `layer` for `prompt` (its last
+    /// block_size characters), as `HeadLab.explain` does: `kind` "weights" (a softmax over
+    /// the row's scores), "scores" (q·k/√hs; the long dot product lists `maxTerms` terms,
+    /// default 8, and sums the rest), "masked_scores" or "out". The operands are the
+    /// forward pass's own f32 numbers (q, k, v from the qkv buffer, the stored scores and
+    /// weights) and the value is the stored cell itself: the number the heatmap drew, to
+    /// the last bit, however the f32 kernels summed it.
+    #[wasm_bindgen(js_name = explainAttention)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn explain_attention(
+        &mut self,
+        prompt: &str,
+        layer: usize,
+        head: usize,
+        kind: &str,
+        row: usize,
+        col: usize,
+        max_terms: Option<usize>,
+    ) -> Result<JsValue, JsValue> {
+        let cfg = self.tr.model.config.clone();
+        if prompt.is_empty() {
+            return Err(err(gpt_error!("gpt.prompt.empty")));
+        }
+        if layer >= cfg.n_layer || head >= cfg.n_head {
+            return Err(err(gpt_error!(
+                "gpt.explain.no_head",
+                head,
+                layer,
+                n_layer = cfg.n_layer,
+                n_head = cfg.n_head
+            )));
+        }
+        let kind = Kind::parse(kind).map_err(explain_err)?;
+        self.run_prompt(prompt)?;
+        let acts = &self.tr.infer;
+        let t = acts.t;
+        let (c, nh) = (cfg.n_embd, cfg.n_head);
+        let hs = c / nh;
+        // (T, 3C) rows [q | k | v]; head h owns columns h·hs..(h+1)·hs of each third.
+        let qkv = &acts.blocks[layer].qkv[..t * 3 * c];
+        let third = |i: usize| Strided::new(qkv, i * c + head * hs, t, hs, 3 * c);
+        let (q, k, v) = (
+            third(0).map_err(explain_err)?,
+            third(1).map_err(explain_err)?,
+            third(2).map_err(explain_err)?,
+        );
+        let masked_scores =
+            Strided::new(acts.preatt(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
+        let weights =
+            Strided::new(acts.att(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
+        // (T, C) att @ v with the heads side by side.
+        let out =
+            Strided::new(&acts.blocks[layer].atty, head * hs, t, hs, c).map_err(explain_err)?;
+        let mask = causal_or_none(self.tr.model.causal, t, t);
+        let view = HeadView {
+            q: &q,
+            k: &k,
+            v: &v,
+            mask: &mask,
+            scale: 1.0 / (hs as f64).sqrt(),
+            projections: None,
+            drawn: Some(Drawn {
+                masked_scores: &masked_scores,
+                weights: &weights,
+                out: &out,
+            }),
+        };
+        let cell = Cell::new(kind, row, col);
+        let ex = explain_attention_cell(&view, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
+            .map_err(explain_err)?;
+        Ok(to_js(&ex)?)
+    }
+}

@@ -1,0 +1,170 @@
+//! Every `ExplainError` has a stable code and named params, says in English what it said
+//! before codes existed, and the page's tables (www/js/i18n/errors-explain.js) say every
+//! code: the English equal to the core's, the Chinese with the same params.
+
+use super::*;
+use std::collections::{BTreeSet, HashMap};
+
+fn check(e: ExplainError, code: &str, english: &str) {
+    assert_eq!(e.to_string(), english);
+    assert_eq!(e.code(), code, "{english}");
+}
+
+#[test]
+fn errors_say_what_they_said_with_a_code() {
+    check(
+        Kind::parse("bogus").unwrap_err(),
+        "explain.unknown_kind",
+        "unknown matrix “bogus”: use q, k, v, scores, masked_scores, weights or out",
+    );
+    check(
+        Scheme::parse("fast").unwrap_err(),
+        "explain.unknown_scheme",
+        "unknown scheme “fast”: use loop, matrix or softmax",
+    );
+    let (x, w, mask) = hou();
+    let trace = head_forward(&x, &w, true, false).unwrap();
+    let inputs = HeadInputs {
+        x_q: &x,
+        x_kv: &x,
+        w: &w,
+        mask: &mask,
+    };
+    let e = explain_head(&trace, inputs, Cell::new(Kind::Weight, 3, 0), 8).unwrap_err();
+    check(
+        e.clone(),
+        "explain.out_of_range",
+        "weights is 3×3: there is no cell (3, 0)",
+    );
+    assert_eq!(
+        e.params(),
+        [
+            ("matrix", "weights"),
+            ("rows", "3"),
+            ("cols", "3"),
+            ("row", "3"),
+            ("col", "0")
+        ]
+        .map(|(k, v)| (k, v.to_string()))
+    );
+    check(
+        explain_compat(&x, &w, Cell::new(Kind::Out, 0, 0), 8).unwrap_err(),
+        "explain.not_here.probe",
+        "the head probe has no out matrix to explain",
+    );
+    let a = Matrix::from_rows(&[vec![1.0, -1.0], vec![2.0, 2.0]]).unwrap();
+    let e = explain_normalize(&a, Cell::new(Kind::ByRows, 0, 0), 8).unwrap_err();
+    check(
+        e,
+        "explain.zero_sum.row",
+        "row 0 of A sums to 0: this matrix is not drawn",
+    );
+    check(
+        explain_sinusoid(0, 4, Cell::new(Kind::Pe, 0, 0)).unwrap_err(),
+        "explain.shape.size",
+        "T must be 1 to 64, got 0",
+    );
+    check(
+        FutureGrid::parse("before").unwrap_err(),
+        "explain.unknown_grid",
+        "unknown grid “before”: use masked_before, masked_after, unmasked_before or unmasked_after",
+    );
+    let qkv = [0f32; 12];
+    check(
+        Strided::new(&qkv, 10, 2, 2, 6).unwrap_err(),
+        "explain.shape.window",
+        "a 2×2 window at offset 10 with row stride 6 does not fit in 12 numbers",
+    );
+    // A lesson function's refusal passes through as the lesson's own error.
+    let e = explain_future_change(
+        0,
+        4,
+        8,
+        0,
+        FutureGrid::MaskedAfter,
+        Cell::new(Kind::Out, 0, 0),
+        8,
+    )
+    .unwrap_err();
+    assert!(matches!(e, ExplainError::Lesson(_)), "{e:?}");
+    let ExplainError::Lesson(lesson) = &e else {
+        unreachable!()
+    };
+    assert_eq!(e.code(), lesson.code(), "the lesson's own code");
+    assert!(e.code().starts_with("lesson."), "{}", e.code());
+    assert_eq!(e.to_string(), lesson.to_string());
+}
+
+/// The placeholders `{name}` of a template.
+fn placeholders(s: &str) -> BTreeSet<String> {
+    s.split('{')
+        .skip(1)
+        .filter_map(|p| p.split_once('}').map(|(name, _)| name.to_string()))
+        .collect()
+}
+
+/// `'err.explain…': '…'` entries of one block of errors-explain.js.
+fn js_table(block: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for line in block.lines() {
+        let Some(rest) = line.trim().strip_prefix("'err.") else {
+            continue;
+        };
+        let (key, rest) = rest.split_once("': '").expect("key: value");
+        let mut value = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => value.push(chars.next().unwrap()),
+                '\'' => break,
+                c => value.push(c),
+            }
+        }
+        out.insert(key.to_string(), value);
+    }
+    out
+}
+
+#[test]
+fn codes_are_unique_and_the_page_tables_say_them() {
+    let mut seen = BTreeSet::new();
+    for (code, english) in MESSAGES {
+        assert!(code.starts_with("explain."), "{code}");
+        assert!(seen.insert(*code), "{code} twice");
+        let names = placeholders(english);
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c == '_')),
+            "{code}: {names:?}"
+        );
+    }
+    let js = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/js/i18n/errors-explain.js"
+    ))
+    .unwrap();
+    let zh_at = js.find("export const zh").expect("a zh table");
+    let (en, zh) = (js_table(&js[..zh_at]), js_table(&js[zh_at..]));
+    for (code, english) in MESSAGES {
+        assert_eq!(
+            en.get(*code).map(String::as_str),
+            Some(*english),
+            "en {code}"
+        );
+        let chinese = zh.get(*code).unwrap_or_else(|| panic!("zh {code} missing"));
+        assert!(
+            chinese
+                .chars()
+                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "zh {code} is not Chinese: {chinese}"
+        );
+        assert_eq!(placeholders(chinese), placeholders(english), "zh {code}");
+    }
+    for code in en.keys().chain(zh.keys()) {
+        assert!(
+            seen.contains(code.as_str()),
+            "{code} is in the page's table but not the core"
+        );
+    }
+}
