@@ -8,15 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { sharedPage } from './browser.mjs';
-
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+import { SHOTS, sharedPage } from './browser.mjs';
 
 let page;
 
-await mkdir(SHOTS, { recursive: true });
 sharedPage((s) => ({ page } = s));
 
 /**
