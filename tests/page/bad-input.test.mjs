@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 7): what a learner can type, and what a link can carry,
+// The bad-input matrix: what a learner can type, and what a link can carry,
 // never breaks the page. Every case asserts: a clear message in the right place, the
 // last valid state kept, no NaN/undefined/Infinity text anywhere on screen (light DOM,
 // every shadow root, input values, titles), no console error, and no script run

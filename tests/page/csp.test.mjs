@@ -1,4 +1,4 @@
-// The pages under a strict Content-Security-Policy (issue 7). The server sends CSP on
+// The pages under a strict Content-Security-Policy. The server sends CSP on
 // every response; an init script records every `securitypolicyviolation` event (they
 // bubble, composed, out of shadow roots to the document) and the console's "Refused /
 // violates the following Content Security Policy" errors. Each page must load with
@@ -102,7 +102,7 @@ const katexCount = (page) => page.evaluate(() => {
   return { all, drawn, errors };
 });
 
-/** Separates violations that come from the GPT section (issue-7 work still open there). */
+/** Separates violations that come from the GPT section: tests of their own hold it to none. */
 const isGpt = (v) => /gpt-|attn-gpt|attn-loss-plot|bench/.test(v);
 
 // ---- index.html ----

@@ -1,4 +1,4 @@
-// Page tests for issue 5: the widgets embedded in someone else's page.
+// Page tests for the widgets embedded in someone else's page.
 // The built folder (dist/attention-playground, from `./build.sh dist`) is copied under
 // a sub-path of a fresh temp site, /course/notes/attention-playground/, and served from
 // there, as a teacher would. Covers notes-example.html (a course page with rough CSS)

@@ -1,4 +1,4 @@
-// Issue 6 for the remaining lesson grids: the head probe (M, q kᵀ, x M xᵀ),
+// Every number explains itself, in the remaining lesson grids: the head probe (M, q kᵀ, x M xᵀ),
 // normalising (rows, columns, whole, the keepdim trap), the sinusoidal table, the
 // exercise (the chosen blanks' weights, the multi-head check's head 0), practice's
 // softmax on the right and wrong axis, and the proofs' four outputs. Each check

@@ -1,4 +1,4 @@
-// Page tests for issue 6, "every number explains itself": explainable <attn-matrix>
+// Page tests for "every number explains itself": explainable <attn-matrix>
 // cells, the <attn-explain> panel and the <attn-formula-steps> stepper, on the
 // standalone bench www/explain-demo.html (HeadLab + the elements wired by hand)
 // and, when the head widget carries them, on the lesson page.

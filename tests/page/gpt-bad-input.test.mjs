@@ -1,4 +1,4 @@
-// Page tests for bad input to "Train a GPT" (issue 7): each gets a clear message in the
+// Page tests for bad input to "Train a GPT": each gets a clear message in the
 // right place, the last valid state is kept, nothing shows NaN, the console stays clean.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/gpt-bad-input.test.mjs
 // Needs ./build.sh (www/pkg, www/data/corpus.txt) and www/models/small.safetensors.

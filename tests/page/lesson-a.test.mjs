@@ -69,7 +69,7 @@ test('§2: the four schemes agree; all-ones and tril variants; the second data s
   const tril = await cells(page, 'attn-schemes .panel:has(> h4:text("Lower-triangular")) attn-matrix[label="out"]');
   assert.deepEqual(tril, ['2.00', '7.00', '8.00', '11.00', '14.00', '16.00']);
   assert.match(await textOf(page, 'attn-schemes'), /16384/);
-  // Issue-6 hook: a clicked output cell is explained by Rust (explainScheme).
+  // Every number explains itself: a clicked output cell is explained by Rust (explainScheme).
   await page.locator('attn-schemes .rung-2 attn-matrix[label="out"] td[data-row="2"][data-col="0"]').click();
   assert.match(await page.locator('attn-schemes attn-explain').evaluate((el) => el.shadowRoot?.textContent ?? ''), /14\/3/);
   await page.locator('attn-schemes button[data-set="other"]').click();

@@ -1,4 +1,4 @@
-// Page tests for "nothing lost" (issue 7): "Train a GPT" saves its whole run to IndexedDB
+// Page tests for "nothing lost": "Train a GPT" saves its whole run to IndexedDB
 // every 10 s of training and on Pause; a reload or a crashed worker offers to resume it.
 // The lesson's edited weights live in the URL hash and survive a reload too.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/persist.test.mjs
