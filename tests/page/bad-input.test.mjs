@@ -6,16 +6,16 @@
 // Run from the repo root: node --test --test-concurrency=1 tests/page/bad-input.test.mjs
 // Needs the wasm built into www/pkg (./build.sh).
 
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageSuite } from './browser.mjs';
 
-const site = pageSuite();
-
-before(async () => {
-  const { page, context } = await site.open('', { readyTimeout: 20000 });
-  baseline = new Set(leaks(await screenText(page)));
-  await context.close();
+const site = pageSuite({
+  started: async () => {
+    const { page, context } = await site.open('', { readyTimeout: 20000 });
+    baseline = new Set(leaks(await screenText(page)));
+    await context.close();
+  },
 });
 
 /**

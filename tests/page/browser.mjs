@@ -122,14 +122,18 @@ export async function withPage(site, fn, { path = '', hash = '', ...options } = 
 }
 
 /**
- * The set-up of a test file: before its tests, makes SHOTS, serves `root` (www/ by
- * default, or a function resolving to a folder) with `headers`/`htmlHeaders`, launches
- * Chromium and, with `shared`, opens index.html once; after them, closes it all and
- * asserts the shared page logged no problem. Returns the site: { base, browser,
- * open(path, options), withPage(fn, options) } and, with `shared`, { page, context, problems }.
- * `sub` is a folder below the served root that base points into.
+ * The set-up of a test file: before its tests, runs `prepare()`, makes SHOTS, serves
+ * `root` (www/ by default, or a function resolving to a folder) with
+ * `headers`/`htmlHeaders`, launches Chromium, with `shared` opens index.html once, and
+ * runs `started(site)`; after them, closes it all, runs `cleanup()` and asserts the
+ * shared page logged no problem. (Hooks of a file's top level run side by side, so what
+ * must come in order before or after goes through these three.) Returns the site:
+ * { base, browser, open(path, options), withPage(fn, options) } and, with `shared`,
+ * { page, context, problems }. `sub` is a folder below the served root that base points into.
  */
-export function pageSuite({ root, headers, htmlHeaders, sub = '', shared = false } = {}) {
+export function pageSuite({
+  root, headers, htmlHeaders, sub = '', shared = false, prepare, started, cleanup,
+} = {}) {
   const site = {
     base: null,
     browser: null,
@@ -137,16 +141,22 @@ export function pageSuite({ root, headers, htmlHeaders, sub = '', shared = false
     withPage: (fn, options) => withPage(site, fn, options),
   };
   before(async () => {
+    await prepare?.();
     await mkdir(SHOTS, { recursive: true });
     const folder = typeof root === 'function' ? await root() : root;
     site.base = (await start(folder, { headers, htmlHeaders })) + sub;
     site.browser = await launch();
     if (shared) Object.assign(site, await site.open());
+    await started?.(site);
   });
   after(async () => {
-    await site.context?.close();
-    await closeBrowser(site.browser);
-    await stop();
+    try {
+      await site.context?.close();
+      await closeBrowser(site.browser);
+      await stop();
+    } finally {
+      await cleanup?.();
+    }
     if (shared) assert.deepEqual(site.problems ?? [], [], `${CLEAN} on the lesson page`);
   });
   return site;
@@ -157,7 +167,5 @@ export function pageSuite({ root, headers, htmlHeaders, sub = '', shared = false
  * is open passes { base, browser, page, context, problems } to `use`. Returns the site.
  */
 export function sharedPage(use = () => {}) {
-  const site = pageSuite({ shared: true });
-  before(() => use(site));
-  return site;
+  return pageSuite({ shared: true, started: use });
 }

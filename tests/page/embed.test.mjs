@@ -5,7 +5,7 @@
 // and embed.html (the teachers' documentation).
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -42,7 +42,8 @@ async function distStale() {
   return !wasm.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d]));
 }
 
-before(async () => {
+/** Copies the built folder (built again if stale) under SUB of a fresh temp site. */
+async function copySite() {
   if (await distStale()) {
     execFileSync('bash', ['build.sh', 'dist'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], timeout: 15 * 60_000 });
   }
@@ -54,14 +55,14 @@ before(async () => {
   const notes = await readFile(path.join(folder, 'notes-example.html'), 'utf8');
   await writeFile(path.join(folder, 'notes-hostile.html'), notes.replace('</head>',
     '<style>body * { all: unset; } table, td, th { font-size: 40px; } * { letter-spacing: .2em; line-height: 3; }</style>\n</head>'));
-});
+}
 
-// Registered after the copy above, so it serves the copy: base is
-// http://127.0.0.1:PORT/course/notes/attention-playground/.
-const site = pageSuite({ root: () => path.join(tmp, 'site'), sub: SUB });
-
-after(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+// base is http://127.0.0.1:PORT/course/notes/attention-playground/.
+const site = pageSuite({
+  prepare: copySite,
+  root: () => path.join(tmp, 'site'),
+  sub: SUB,
+  cleanup: () => tmp && rm(tmp, { recursive: true, force: true }),
 });
 
 /** An init script: notes each element that has drawn (attn-rendered) and the first draw's time. */

@@ -3,7 +3,7 @@
 //   node --test --test-concurrency=1 tests/page/lesson-b.test.mjs
 // Screenshots land in target/screenshots/ (section-5.png …, -zh and -380 variants).
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, pageSuite } from './browser.mjs';
 
@@ -11,9 +11,10 @@ const MINE = ['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-not
   'attn-note-scale', 'attn-variance', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'];
 const MY_FILES = /note-(graph|space|batch|encoder|cross|scale)\.js|variance(-worker)?\.js|exercise\.js|proofs\.js|practice\.js|quiz\.js|interview\.js|b-util\.js|part-b\.js/;
 
-const site = pageSuite();
 let worstLongTask = 0;
-after(() => console.log(`# worst main-thread long task while using the section 5–8 controls: ${worstLongTask.toFixed(0)} ms`));
+const site = pageSuite({
+  cleanup: () => console.log(`# worst main-thread long task while using the section 5–8 controls: ${worstLongTask.toFixed(0)} ms`),
+});
 
 /** An init script: records long tasks (> 50 ms) from the first script on. */
 function watchLongTasks() {
