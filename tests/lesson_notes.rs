@@ -32,7 +32,7 @@ fn replacing_sequence_1_leaves_sequence_0_bit_identical() {
     assert!(batch_independence(0, 17, 2, 2).is_err());
 }
 
-/// Issue 6 for note 3: a cell of sequence 0 explains itself from sequence 0's
+/// Note 3's explanations: a cell of sequence 0 explains itself from sequence 0's
 /// rows only, so redrawing sequence 1 leaves its whole explanation unchanged,
 /// and the terms recombine to the drawn number.
 #[test]

@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 7): what a learner can type, and what a link can carry,
+// The bad-input matrix: what a learner can type, and what a link can carry,
 // never breaks the page. Every case asserts: a clear message in the right place, the
 // last valid state kept, no NaN/undefined/Infinity text anywhere on screen (light DOM,
 // every shadow root, input values, titles), no console error, and no script run
@@ -6,63 +6,27 @@
 // Run from the repo root: node --test --test-concurrency=1 tests/page/bad-input.test.mjs
 // Needs the wasm built into www/pkg (./build.sh).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch } from './browser.mjs';
+import { pageSuite } from './browser.mjs';
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start();
-  browser = await launch();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  await page.goto(base);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-  baseline = new Set(leaks(await screenText(page)));
-  await context.close();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
+const site = pageSuite({
+  started: async () => {
+    const { page, context } = await site.open('', { readyTimeout: 20000 });
+    baseline = new Set(leaks(await screenText(page)));
+    await context.close();
+  },
 });
 
 /**
- * Opens index.html (with `hash`), records console errors/warnings, page errors, failed
- * requests and dialogs, waits for html[data-ready], runs `fn(page)` and asserts nothing
- * was recorded.
+ * Opens index.html (with `hash`, `width`, `height`), runs `fn(page)` and asserts nothing
+ * was recorded: no console error/warning, page error, failed request (a cancelled one
+ * included) or dialog (no script from the input ever ran).
  */
-async function withPage(fn, { hash = '', width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
-  const page = await context.newPage();
-  const problems = [];
-  const dialogs = [];
-  page.on('dialog', (d) => {
-    dialogs.push(`${d.type()}: ${d.message()}`);
-    d.dismiss().catch(() => {});
-  });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  try {
-    await page.goto(`${base}${hash}`);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-    await fn(page);
-    await page.waitForTimeout(50); // a late onerror handler would fire by now
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(dialogs, [], 'no script from the input ever ran');
-  assert.deepEqual(problems, [], 'console errors/warnings, page errors or failed requests');
-}
+const withPage = (fn, options) => site.withPage(async (page) => {
+  await fn(page);
+  await page.waitForTimeout(50); // a late onerror handler would fire by now
+}, { aborted: true, readyTimeout: 20000, ...options });
 
 // ---- what is on screen ----
 

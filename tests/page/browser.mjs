@@ -1,16 +1,30 @@
-// Launches the system Chromium through playwright-core and opens pages that
-// record every console error/warning, page error and failed request, so each
-// test can assert the page stayed clean.
+// The one harness of the page tests. A test file calls pageSuite() (or sharedPage())
+// once: before its tests that serves www/ and launches the system Chromium through
+// playwright-core, after them it closes both. Pages open in fresh contexts that record
+// every console error/warning, page error, dialog and failed request, so each test can
+// assert the page stayed clean: site.withPage(fn) opens, runs, closes and asserts.
+//
+//   const site = pageSuite();                  serve www/; site.base, site.browser
+//   const site = sharedPage((s) => ...);       the same, plus one index.html for all tests
+//   await site.withPage(async (page) => ..., { hash: '#s9', width: 380, locale: 'zh-CN' });
+//   const { page, context, problems } = await site.open('explain-demo.html');
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { start, stop } from './server.mjs';
+
+/** Where the tests write their screenshots (made before the tests run). */
+export const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 
 const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
+
+const CLEAN = 'console errors/warnings, page errors, dialogs or failed requests';
 
 export function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, timeout: 60000 });
@@ -31,49 +45,127 @@ export async function closeBrowser(browser) {
 }
 
 /**
- * Opens `url` in a fresh context and waits until the page has drawn its first
- * result (html[data-ready]). Returns { page, context, problems } where
- * `problems` collects console errors/warnings, page errors and failed requests.
+ * Records on `page` what a clean page never does: console errors/warnings, page errors,
+ * dialogs (dismissed: no script from a learner's input may open one), failed requests and
+ * HTTP errors. Each goes to `problems`, or to `others` when `aside(text, where)` says so
+ * (`where`: the console message's script, the error's stack, the request's URL).
+ * A request cancelled by a navigation (ERR_ABORTED: a reload while the favicon loads) is
+ * no fault and is left out, unless `aborted` asks for it too.
  */
-export async function openPage(browser, url, { width = 1280, height = 900, locale = 'en-US' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale });
-  const page = await context.newPage();
+export function watch(page, { aborted = false, aside = () => false } = {}) {
   const problems = [];
+  const others = [];
+  const note = (text, where = '') => (aside(text, where) ? others : problems).push(text);
   page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    const where = msg.location()?.url ?? '';
+    note(`console.${msg.type()}: ${msg.text()}${where ? ` (${where})` : ''}`, where);
   });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('pageerror', (err) => note(`pageerror: ${err.message}`, err.stack ?? ''));
+  page.on('dialog', (d) => {
+    note(`dialog ${d.type()}: ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
   page.on('requestfailed', (req) => {
-    // ERR_ABORTED is a request cancelled by a navigation (a reload while the favicon
-    // loads), not a fault: a missing file is a 404 below, a refused one ERR_CONNECTION_*.
     const why = req.failure()?.errorText ?? '';
-    if (why !== 'net::ERR_ABORTED') problems.push(`requestfailed: ${req.url()} ${why}`);
+    if (aborted || why !== 'net::ERR_ABORTED') note(`requestfailed: ${req.url()} ${why}`, req.url());
   });
   page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    if (res.status() >= 400) note(`HTTP ${res.status()}: ${res.url()}`, res.url());
   });
-  await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-  return { page, context, problems };
+  return { problems, others };
 }
 
 /**
- * For a test file whose tests share one page: before them, serves www/, launches
- * Chromium, opens index.html and passes { base, browser, page, context, problems } to
- * `use`; after them, closes it all and asserts the page logged no problem.
+ * Opens `url` in a fresh context and waits until the page has drawn its first result
+ * (`ready`: a selector, a function of the page, or null for no wait). Returns
+ * { page, context, problems, others, response } (see watch for the two lists).
+ * `lang` is the learner's saved language choice (it wins over `locale`); `init` are
+ * scripts run before the page's own; `watchPage(page)` runs before the navigation.
  */
-export function sharedPage(use) {
-  let s = {};
+export async function openPage(browser, url, {
+  width = 1280, height = 900, locale = 'en-US', lang, init = [], permissions = [],
+  ready = 'html[data-ready="true"]', readyTimeout = 15000, watchPage, ...watching
+} = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale });
+  if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(url).origin });
+  if (lang) await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
+  for (const script of [init].flat()) await context.addInitScript(script);
+  const page = await context.newPage();
+  const recorded = watch(page, watching);
+  await watchPage?.(page);
+  try {
+    const response = await page.goto(url);
+    if (typeof ready === 'function') await ready(page);
+    else if (ready) await page.waitForSelector(ready, { timeout: readyTimeout });
+    return { page, context, response, ...recorded };
+  } catch (err) {
+    await context.close();
+    throw err;
+  }
+}
+
+/**
+ * Opens `path` (and `hash`) on `site` ({ base, browser }) with openPage's options, runs
+ * `fn(page, opened)`, closes the page and asserts it recorded no problem; what `aside`
+ * set apart is printed.
+ */
+export async function withPage(site, fn, { path = '', hash = '', ...options } = {}) {
+  const opened = await openPage(site.browser, `${site.base}${path}${hash}`, options);
+  try {
+    await fn(opened.page, opened);
+  } finally {
+    await opened.context.close();
+  }
+  if (opened.others.length) console.log(`# set aside: ${[...new Set(opened.others)].join(' | ')}`);
+  assert.deepEqual(opened.problems, [], CLEAN);
+}
+
+/**
+ * The set-up of a test file: before its tests, runs `prepare()`, makes SHOTS, serves
+ * `root` (www/ by default, or a function resolving to a folder) with
+ * `headers`/`htmlHeaders`, launches Chromium, with `shared` opens index.html once, and
+ * runs `started(site)`; after them, closes it all, runs `cleanup()` and asserts the
+ * shared page logged no problem. (Hooks of a file's top level run side by side, so what
+ * must come in order before or after goes through these three.) Returns the site:
+ * { base, browser, open(path, options), withPage(fn, options) } and, with `shared`,
+ * { page, context, problems }. `sub` is a folder below the served root that base points into.
+ */
+export function pageSuite({
+  root, headers, htmlHeaders, sub = '', shared = false, prepare, started, cleanup,
+} = {}) {
+  const site = {
+    base: null,
+    browser: null,
+    open: (path = '', options) => openPage(site.browser, `${site.base}${path}`, options),
+    withPage: (fn, options) => withPage(site, fn, options),
+  };
   before(async () => {
-    const base = await start();
-    const browser = await launch();
-    s = { base, browser, ...(await openPage(browser, base)) };
-    use(s);
+    await prepare?.();
+    await mkdir(SHOTS, { recursive: true });
+    const folder = typeof root === 'function' ? await root() : root;
+    site.base = (await start(folder, { headers, htmlHeaders })) + sub;
+    site.browser = await launch();
+    if (shared) Object.assign(site, await site.open());
+    await started?.(site);
   });
   after(async () => {
-    await s.context?.close();
-    await closeBrowser(s.browser);
-    await stop();
-    assert.deepEqual(s.problems ?? [], [], 'console errors/warnings or failed requests on the lesson page');
+    try {
+      await site.context?.close();
+      await closeBrowser(site.browser);
+      await stop();
+    } finally {
+      await cleanup?.();
+    }
+    if (shared) assert.deepEqual(site.problems ?? [], [], `${CLEAN} on the lesson page`);
   });
+  return site;
+}
+
+/**
+ * For a test file whose tests share one page: pageSuite({ shared: true }), and once it
+ * is open passes { base, browser, page, context, problems } to `use`. Returns the site.
+ */
+export function sharedPage(use = () => {}) {
+  return pageSuite({ shared: true, started: use });
 }

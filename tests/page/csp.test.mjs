@@ -1,4 +1,4 @@
-// The pages under a strict Content-Security-Policy (issue 7). The server sends CSP on
+// The pages under a strict Content-Security-Policy. The server sends CSP on
 // every response; an init script records every `securitypolicyviolation` event (they
 // bubble, composed, out of shadow roots to the document) and the console's "Refused /
 // violates the following Content Security Policy" errors. Each page must load with
@@ -20,12 +20,11 @@
 //   object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'
 //                             hardening that costs nothing (no plugins, forms or <base>).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch } from './browser.mjs';
+import { pageSuite } from './browser.mjs';
 
 export const CSP = [
   "default-src 'self'",
@@ -39,54 +38,21 @@ export const CSP = [
 
 const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start(undefined, { headers: { 'Content-Security-Policy': CSP } });
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
+const site = pageSuite({ headers: { 'Content-Security-Policy': CSP } });
 
 const exists = (file) => access(`${WWW}${file}`).then(() => true, () => false);
 
 /**
- * Opens `file` under the CSP, runs `fn(page)`, and returns what was recorded:
- * { violations: [...], problems: [...] } (violations also from the console).
+ * Opens `file` under the CSP (`ready`: what to wait for, as openPage), runs `fn(page)`,
+ * and returns what was recorded: { violations, consoleViolations, problems, page, context }.
  */
-async function underCsp(file, fn, { ready = 'html[data-ready="true"]', width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const where = e.sourceFile ? ` at ${e.sourceFile.replace(location.origin, '')}:${e.lineNumber}` : '';
-      window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}${where}`
-        + ` (${e.target?.localName ?? e.target?.nodeName ?? '?'})${e.sample ? `: ${e.sample.slice(0, 60)}` : ''}`);
-    }, true);
+async function underCsp(file, fn, options) {
+  const { page, context, response, problems, others: consoleViolations } = await site.open(file, {
+    readyTimeout: 20000, ...options, init: recordViolations,
+    aside: (text) => text.startsWith('console.') && /Content Security Policy|Refused to/i.test(text),
   });
-  const problems = [];
-  const consoleViolations = [];
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) consoleViolations.push(text.slice(0, 200));
-    else problems.push(`console.${msg.type()}: ${text}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  const dialogs = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
   try {
-    const response = await page.goto(`${base}${file}`);
     assert.equal(response.headers()['content-security-policy'], CSP, 'the page is served with the policy');
-    if (ready) await page.waitForSelector(ready, { timeout: 20000 });
     await fn?.(page);
     // Scroll through the page so lazily drawn parts (KaTeX in late sections) run too.
     await page.evaluate(async () => {
@@ -98,12 +64,21 @@ async function underCsp(file, fn, { ready = 'html[data-ready="true"]', width = 1
     });
     await page.waitForTimeout(300);
     const violations = await page.evaluate(() => window.__cspViolations);
-    assert.deepEqual(dialogs, []);
     return { violations, consoleViolations, problems, page, context };
   } catch (err) {
     await context.close();
     throw err;
   }
+}
+
+/** An init script: records every securitypolicyviolation event in window.__cspViolations. */
+function recordViolations() {
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    const where = e.sourceFile ? ` at ${e.sourceFile.replace(location.origin, '')}:${e.lineNumber}` : '';
+    window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}${where}`
+      + ` (${e.target?.localName ?? e.target?.nodeName ?? '?'})${e.sample ? `: ${e.sample.slice(0, 60)}` : ''}`);
+  }, true);
 }
 
 /** Elements with KaTeX output (class .katex) anywhere, shadow roots included; and how many have a visible size. */
@@ -127,7 +102,7 @@ const katexCount = (page) => page.evaluate(() => {
   return { all, drawn, errors };
 });
 
-/** Separates violations that come from the GPT section (issue-7 work still open there). */
+/** Separates violations that come from the GPT section: tests of their own hold it to none. */
 const isGpt = (v) => /gpt-|attn-gpt|attn-loss-plot|bench/.test(v);
 
 // ---- index.html ----
@@ -260,10 +235,10 @@ test('embed.html under the CSP: its <attn-gpt-train> example has no violations e
   });
 
 test('the server sends the policy on every response, with the right MIME types', async () => {
-  const res = await fetch(`${base}index.html`);
+  const res = await fetch(`${site.base}index.html`);
   assert.equal(res.headers.get('content-security-policy'), CSP);
   assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
-  const wasm = await fetch(`${base}pkg/attention_playground_bg.wasm`, { method: 'HEAD' });
+  const wasm = await fetch(`${site.base}pkg/attention_playground_bg.wasm`, { method: 'HEAD' });
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
   assert.equal(wasm.headers.get('content-security-policy'), CSP);
 });

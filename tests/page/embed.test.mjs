@@ -1,28 +1,24 @@
-// Page tests for issue 5: the widgets embedded in someone else's page.
+// Page tests for the widgets embedded in someone else's page.
 // The built folder (dist/attention-playground, from `./build.sh dist`) is copied under
 // a sub-path of a fresh temp site, /course/notes/attention-playground/, and served from
 // there, as a teacher would. Covers notes-example.html (a course page with rough CSS)
 // and embed.html (the teachers' documentation).
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch } from './browser.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(REPO, 'dist/attention-playground');
-const SHOTS = path.join(REPO, 'target/screenshots');
 const SUB = 'course/notes/attention-playground/';
 const NOTE_WIDGETS = ['attn-bigram', 'attn-sum-norm', 'attn-softmax-steps', 'attn-head', 'attn-note-graph'];
 
-let browser;
-let base; // http://127.0.0.1:PORT/course/notes/attention-playground/
 let tmp;
 
 /** Every file under `dir`, recursively. */
@@ -46,11 +42,11 @@ async function distStale() {
   return !wasm.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d]));
 }
 
-before(async () => {
+/** Copies the built folder (built again if stale) under SUB of a fresh temp site. */
+async function copySite() {
   if (await distStale()) {
     execFileSync('bash', ['build.sh', 'dist'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], timeout: 15 * 60_000 });
   }
-  await mkdir(SHOTS, { recursive: true });
   tmp = await mkdtemp(path.join(tmpdir(), 'attn-embed-'));
   const folder = path.join(tmp, 'site', SUB);
   await mkdir(path.dirname(folder), { recursive: true });
@@ -59,50 +55,44 @@ before(async () => {
   const notes = await readFile(path.join(folder, 'notes-example.html'), 'utf8');
   await writeFile(path.join(folder, 'notes-hostile.html'), notes.replace('</head>',
     '<style>body * { all: unset; } table, td, th { font-size: 40px; } * { letter-spacing: .2em; line-height: 3; }</style>\n</head>'));
-  base = (await start(path.join(tmp, 'site'))) + SUB;
-  browser = await launch();
+}
+
+// base is http://127.0.0.1:PORT/course/notes/attention-playground/.
+const site = pageSuite({
+  prepare: copySite,
+  root: () => path.join(tmp, 'site'),
+  sub: SUB,
+  cleanup: () => tmp && rm(tmp, { recursive: true, force: true }),
 });
 
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+/** An init script: notes each element that has drawn (attn-rendered) and the first draw's time. */
+function trackDrawn() {
+  window.__drawn = new Set();
+  window.__firstDrawn = null;
+  document.addEventListener('attn-rendered', (e) => {
+    window.__firstDrawn ??= performance.now();
+    window.__drawn.add(e.target);
+  });
+}
 
 /**
- * Opens `file` under the sub-path; resolves once each element of `tags` (all of them on
- * the page) has drawn once. Records the first attn-rendered time, every response's body
- * size, and console errors / page errors / failed requests in `problems`.
+ * Opens `file` under the sub-path (`width`, `height`, `permissions` as openPage); once
+ * each element of `tags` (all of them on the page) has drawn once, runs
+ * `fn(page, responses)` with every response's { url, bytes } (promises), and asserts
+ * no console error, page error or failed request (a cancelled one included).
  */
-async function open(file, { width = 1280, height = 900, tags = NOTE_WIDGETS, permissions = [] } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
-  if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(base).origin });
-  const page = await context.newPage();
-  const problems = [];
+function withEmbed(file, fn, { tags = NOTE_WIDGETS, ...options } = {}) {
   const responses = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+  return site.withPage((page) => fn(page, responses), {
+    path: file, aborted: true, init: trackDrawn, ...options,
+    watchPage: (page) => page.on('response', (res) => {
+      responses.push(res.body().then((b) => ({ url: res.url(), bytes: b.length })).catch(() => ({ url: res.url(), bytes: 0 })));
+    }),
+    ready: (page) => page.waitForFunction((list) => {
+      const els = [...document.querySelectorAll(list.join(','))];
+      return els.length > 0 && els.every((el) => window.__drawn.has(el));
+    }, tags, { timeout: 20000 }),
   });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-    responses.push(res.body().then((b) => ({ url: res.url(), bytes: b.length })).catch(() => ({ url: res.url(), bytes: 0 })));
-  });
-  await page.addInitScript(() => {
-    window.__drawn = new Set();
-    window.__firstDrawn = null;
-    document.addEventListener('attn-rendered', (e) => {
-      window.__firstDrawn ??= performance.now();
-      window.__drawn.add(e.target);
-    });
-  });
-  await page.goto(base + file);
-  await page.waitForFunction((list) => {
-    const els = [...document.querySelectorAll(list.join(','))];
-    return els.length > 0 && els.every((el) => window.__drawn.has(el));
-  }, tags, { timeout: 20000 });
-  return { page, context, problems, responses };
 }
 
 /** The text of cell (row, col) of grid `id` inside the element matching `host`. */
@@ -120,8 +110,7 @@ const shadowText = (page, sel) => page.locator(sel).evaluate((el) => el.shadowRo
 
 test('notes page under a sub-path: every widget draws its default numbers', async () => {
   const t0 = Date.now();
-  const { page, context, problems, responses } = await open('notes-example.html');
-  try {
+  await withEmbed('notes-example.html', async (page, responses) => {
     const firstDrawn = await page.evaluate(() => window.__firstDrawn);
     const nav = await page.evaluate(() => {
       const [n] = performance.getEntriesByType('navigation');
@@ -167,213 +156,180 @@ test('notes page under a sub-path: every widget draws its default numbers', asyn
     await page.screenshot({ path: path.join(SHOTS, 'notes.png'), fullPage: true });
     await page.locator('#head-a').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'notes-head.png') });
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+  });
 });
 
-test('hostile host CSS (all: unset, 40px tables, wide letter-spacing) does not break the widgets', async () => {
-  const { page, context, problems } = await open('notes-hostile.html');
-  try {
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('table')).fontSize), '40px', 'the host rule applies to the host table');
-    assert.equal(await cell(page, '#head-a', 'scores', 2, 0), '4.00');
-    assert.deepEqual((await texts(page, '#head-a', 'out')).slice(4), ['8.87', '1.13']);
-    // The key cells are visible, with sane sizes, and not restyled by the host's table rule.
-    for (const [id, r, c] of [['scores', 2, 0], ['weights', 2, 0], ['out', 2, 0]]) {
-      const td = page.locator(`#head-a attn-matrix#${id} td[data-row="${r}"][data-col="${c}"]`);
-      await td.scrollIntoViewIfNeeded();
-      assert.ok(await td.isVisible(), `${id} (${r}, ${c}) visible`);
-      const box = await td.boundingBox();
-      assert.ok(box.width >= 24 && box.width <= 160 && box.height >= 16 && box.height <= 80, `${id} cell size ${box.width}×${box.height}`);
-      const size = parseFloat(await td.evaluate((e) => getComputedStyle(e).fontSize));
-      assert.ok(size >= 10 && size <= 24, `${id} cell font size ${size}px`);
-    }
-    // The widgets' own tables (sum-norm) keep their size too.
-    const sumTd = page.locator('attn-sum-norm td').first();
-    const sumSize = parseFloat(await sumTd.evaluate((e) => getComputedStyle(e).fontSize));
-    assert.ok(sumSize >= 10 && sumSize <= 24, `attn-sum-norm table font size ${sumSize}px`);
-    for (const tag of NOTE_WIDGETS) {
-      const box = await page.locator(tag).first().boundingBox();
-      assert.ok(box && box.width > 300 && box.height > 100, `${tag} still drawn (${box?.width}×${box?.height})`);
-    }
-    await page.screenshot({ path: path.join(SHOTS, 'notes-hostile.png'), fullPage: true });
-    await page.locator('#head-a').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'notes-hostile-head.png') });
-  } finally {
-    await context.close();
+test('hostile host CSS (all: unset, 40px tables, wide letter-spacing) does not break the widgets', () => withEmbed('notes-hostile.html', async (page) => {
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('table')).fontSize), '40px', 'the host rule applies to the host table');
+  assert.equal(await cell(page, '#head-a', 'scores', 2, 0), '4.00');
+  assert.deepEqual((await texts(page, '#head-a', 'out')).slice(4), ['8.87', '1.13']);
+  // The key cells are visible, with sane sizes, and not restyled by the host's table rule.
+  for (const [id, r, c] of [['scores', 2, 0], ['weights', 2, 0], ['out', 2, 0]]) {
+    const td = page.locator(`#head-a attn-matrix#${id} td[data-row="${r}"][data-col="${c}"]`);
+    await td.scrollIntoViewIfNeeded();
+    assert.ok(await td.isVisible(), `${id} (${r}, ${c}) visible`);
+    const box = await td.boundingBox();
+    assert.ok(box.width >= 24 && box.width <= 160 && box.height >= 16 && box.height <= 80, `${id} cell size ${box.width}×${box.height}`);
+    const size = parseFloat(await td.evaluate((e) => getComputedStyle(e).fontSize));
+    assert.ok(size >= 10 && size <= 24, `${id} cell font size ${size}px`);
   }
-  assert.deepEqual(problems, []);
-});
-
-test('two instances keep independent state; attn-change carries the new state', async () => {
-  const { page, context, problems } = await open('notes-example.html');
-  try {
-    await page.evaluate(() => {
-      window.__changes = [];
-      document.addEventListener('attn-change', (e) => window.__changes.push({ id: e.target.id, tag: e.target.localName, detail: e.detail }));
-    });
-    const stateB = await page.locator('#head-b').evaluate((el) => el.state);
-    const outB = await texts(page, '#head-b', 'out');
-    await page.locator('#head-a #scaled').check();
-    await page.locator('#head-a attn-matrix#W_v td[data-row="0"][data-col="0"] input').fill('20');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.__changes.length >= 2);
-    const stateA = await page.locator('#head-a').evaluate((el) => el.state);
-    assert.equal(stateA.scaled, true);
-    assert.equal(stateA.W_v.data[0], 20);
-    assert.equal(await cell(page, '#head-a', 'scores', 2, 0), '2.83');
-    assert.deepEqual(await page.locator('#head-b').evaluate((el) => el.state), stateB, 'the other head is unchanged');
-    assert.equal(await cell(page, '#head-b', 'scores', 2, 0), '2.83');
-    assert.deepEqual(await texts(page, '#head-b', 'out'), outB, "the other head's out");
-    assert.notDeepEqual(await texts(page, '#head-a', 'out'), outB, "the edited head's out moved");
-    // The events: bubbling, composed, detail = the element's new state.
-    const changes = await page.evaluate(() => window.__changes);
-    assert.equal(changes[0].id, 'head-a');
-    assert.equal(changes[0].detail.scaled, true);
-    assert.deepEqual(changes.at(-1).detail, stateA, 'detail equals el.state');
-    assert.ok(changes.every((c) => c.id === 'head-a'), 'only the edited head announced a change');
-    // Another widget: typing new scores.
-    await page.locator('attn-sum-norm input.words').fill('1, 1, 2');
-    await page.waitForFunction(() => window.__changes.some((c) => c.tag === 'attn-sum-norm'));
-    const sum = (await page.evaluate(() => window.__changes)).filter((c) => c.tag === 'attn-sum-norm').at(-1);
-    assert.deepEqual(sum.detail, { scores: [1, 1, 2] });
-    assert.match(await shadowText(page, 'attn-sum-norm'), /0\.25.*0\.25.*0\.50/s);
-  } finally {
-    await context.close();
+  // The widgets' own tables (sum-norm) keep their size too.
+  const sumTd = page.locator('attn-sum-norm td').first();
+  const sumSize = parseFloat(await sumTd.evaluate((e) => getComputedStyle(e).fontSize));
+  assert.ok(sumSize >= 10 && sumSize <= 24, `attn-sum-norm table font size ${sumSize}px`);
+  for (const tag of NOTE_WIDGETS) {
+    const box = await page.locator(tag).first().boundingBox();
+    assert.ok(box && box.width > 300 && box.height > 100, `${tag} still drawn (${box?.width}×${box?.height})`);
   }
-  assert.deepEqual(problems, []);
-});
+  await page.screenshot({ path: path.join(SHOTS, 'notes-hostile.png'), fullPage: true });
+  await page.locator('#head-a').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'notes-hostile-head.png') });
+}));
 
-test('attribute changes re-render live; loading widgets.js twice is harmless', async () => {
-  const { page, context, problems } = await open('notes-example.html');
-  try {
-    const head = page.locator('#head-a');
-    await head.evaluate((el) => el.setAttribute('scaled', 'true'));
-    await page.waitForFunction(() => document.querySelector('#head-a').state.scaled === true);
-    await assert.doesNotReject(async () => {
-      await page.locator('#head-a attn-matrix#scores td[data-row="2"][data-col="0"]', { hasText: '2.83' }).waitFor();
-    });
-    await head.evaluate((el) => el.setAttribute('scaled', 'false'));
-    await page.locator('#head-a attn-matrix#scores td[data-row="2"][data-col="0"]', { hasText: '4.00' }).waitFor();
-    await head.evaluate((el) => el.setAttribute('causal', 'false'));
-    await page.waitForFunction(() => document.querySelector('#head-a').state.causal === false);
-    assert.notEqual((await texts(page, '#head-a', 'weights'))[1], '0.00', 'h now reads o (no mask)');
-    await head.evaluate((el) => el.removeAttribute('causal'));
-    await page.waitForFunction(() => document.querySelector('#head-a').state.causal === true);
+test('two instances keep independent state; attn-change carries the new state', () => withEmbed('notes-example.html', async (page) => {
+  await page.evaluate(() => {
+    window.__changes = [];
+    document.addEventListener('attn-change', (e) => window.__changes.push({ id: e.target.id, tag: e.target.localName, detail: e.detail }));
+  });
+  const stateB = await page.locator('#head-b').evaluate((el) => el.state);
+  const outB = await texts(page, '#head-b', 'out');
+  await page.locator('#head-a #scaled').check();
+  await page.locator('#head-a attn-matrix#W_v td[data-row="0"][data-col="0"] input').fill('20');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__changes.length >= 2);
+  const stateA = await page.locator('#head-a').evaluate((el) => el.state);
+  assert.equal(stateA.scaled, true);
+  assert.equal(stateA.W_v.data[0], 20);
+  assert.equal(await cell(page, '#head-a', 'scores', 2, 0), '2.83');
+  assert.deepEqual(await page.locator('#head-b').evaluate((el) => el.state), stateB, 'the other head is unchanged');
+  assert.equal(await cell(page, '#head-b', 'scores', 2, 0), '2.83');
+  assert.deepEqual(await texts(page, '#head-b', 'out'), outB, "the other head's out");
+  assert.notDeepEqual(await texts(page, '#head-a', 'out'), outB, "the edited head's out moved");
+  // The events: bubbling, composed, detail = the element's new state.
+  const changes = await page.evaluate(() => window.__changes);
+  assert.equal(changes[0].id, 'head-a');
+  assert.equal(changes[0].detail.scaled, true);
+  assert.deepEqual(changes.at(-1).detail, stateA, 'detail equals el.state');
+  assert.ok(changes.every((c) => c.id === 'head-a'), 'only the edited head announced a change');
+  // Another widget: typing new scores.
+  await page.locator('attn-sum-norm input.words').fill('1, 1, 2');
+  await page.waitForFunction(() => window.__changes.some((c) => c.tag === 'attn-sum-norm'));
+  const sum = (await page.evaluate(() => window.__changes)).filter((c) => c.tag === 'attn-sum-norm').at(-1);
+  assert.deepEqual(sum.detail, { scores: [1, 1, 2] });
+  assert.match(await shadowText(page, 'attn-sum-norm'), /0\.25.*0\.25.*0\.50/s);
+}));
 
-    const sum = page.locator('attn-sum-norm');
-    await sum.evaluate((el) => el.setAttribute('scores', '1,1,2'));
-    await page.waitForFunction(() => /0\.25.*0\.25.*0\.50/s.test(document.querySelector('attn-sum-norm').shadowRoot.textContent));
+test('attribute changes re-render live; loading widgets.js twice is harmless', () => withEmbed('notes-example.html', async (page) => {
+  const head = page.locator('#head-a');
+  await head.evaluate((el) => el.setAttribute('scaled', 'true'));
+  await page.waitForFunction(() => document.querySelector('#head-a').state.scaled === true);
+  await assert.doesNotReject(async () => {
+    await page.locator('#head-a attn-matrix#scores td[data-row="2"][data-col="0"]', { hasText: '2.83' }).waitFor();
+  });
+  await head.evaluate((el) => el.setAttribute('scaled', 'false'));
+  await page.locator('#head-a attn-matrix#scores td[data-row="2"][data-col="0"]', { hasText: '4.00' }).waitFor();
+  await head.evaluate((el) => el.setAttribute('causal', 'false'));
+  await page.waitForFunction(() => document.querySelector('#head-a').state.causal === false);
+  assert.notEqual((await texts(page, '#head-a', 'weights'))[1], '0.00', 'h now reads o (no mask)');
+  await head.evaluate((el) => el.removeAttribute('causal'));
+  await page.waitForFunction(() => document.querySelector('#head-a').state.causal === true);
 
-    await page.locator('attn-bigram').evaluate((el) => el.setAttribute('lang', 'zh'));
-    await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('attn-bigram').shadowRoot.textContent));
+  const sum = page.locator('attn-sum-norm');
+  await sum.evaluate((el) => el.setAttribute('scores', '1,1,2'));
+  await page.waitForFunction(() => /0\.25.*0\.25.*0\.50/s.test(document.querySelector('attn-sum-norm').shadowRoot.textContent));
 
-    // lang on a widget reaches the grids inside it (captions, the "exact values"
-    // toggle, a cell's error), live both ways, on this English page.
-    const wv = page.locator('#head-a attn-matrix#W_v');
-    const grid = () => wv.evaluate((el) => ({
-      caption: el.shadowRoot.querySelector('caption').textContent,
-      error: el.shadowRoot.querySelector('.error').textContent,
-    }));
-    await wv.locator('td[data-row="0"][data-col="0"] input').fill('abc');
-    assert.deepEqual(await grid(), {
-      caption: 'W_v: 2 × 3.',
-      error: '“abc” is not a number: type digits such as 2, -0.5, 1e-3 or 1/3',
-    });
-    await head.evaluate((el) => el.setAttribute('lang', 'zh'));
-    await page.waitForFunction(() => /^W_v：/.test(document.querySelector('#head-a').shadowRoot
-      .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
-    assert.deepEqual(await grid(), { caption: 'W_v：2 × 3。', error: '“abc”不是数字：请输入 2、-0.5、1e-3 或 1/3 这样的数' });
-    await head.evaluate((el) => el.removeAttribute('lang'));
-    await page.waitForFunction(() => /^W_v:/.test(document.querySelector('#head-a').shadowRoot
-      .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
-    assert.match((await grid()).error, /^“abc” is not a number/);
-    await wv.locator('td[data-row="0"][data-col="0"] input').fill('1');
-    assert.equal((await grid()).error, '');
+  await page.locator('attn-bigram').evaluate((el) => el.setAttribute('lang', 'zh'));
+  await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('attn-bigram').shadowRoot.textContent));
 
-    // theme="dark" switches the defaults; the page's own --attn-bg (set on <body>) still wins.
-    const look = () => sum.evaluate((el) => {
-      const s = getComputedStyle(el.shadowRoot.querySelector('.frame'));
-      return { fg: s.color, bg: s.backgroundColor };
-    });
-    const light = await look();
-    await sum.evaluate((el) => el.setAttribute('theme', 'dark'));
-    const dark = await look();
-    assert.equal(light.fg, 'rgb(27, 30, 39)');
-    assert.equal(dark.fg, 'rgb(232, 233, 238)', 'the dark default text colour');
-    assert.equal(dark.bg, light.bg, "the host's explicit --attn-bg wins over the theme");
+  // lang on a widget reaches the grids inside it (captions, the "exact values"
+  // toggle, a cell's error), live both ways, on this English page.
+  const wv = page.locator('#head-a attn-matrix#W_v');
+  const grid = () => wv.evaluate((el) => ({
+    caption: el.shadowRoot.querySelector('caption').textContent,
+    error: el.shadowRoot.querySelector('.error').textContent,
+  }));
+  await wv.locator('td[data-row="0"][data-col="0"] input').fill('abc');
+  assert.deepEqual(await grid(), {
+    caption: 'W_v: 2 × 3.',
+    error: '“abc” is not a number: type digits such as 2, -0.5, 1e-3 or 1/3',
+  });
+  await head.evaluate((el) => el.setAttribute('lang', 'zh'));
+  await page.waitForFunction(() => /^W_v：/.test(document.querySelector('#head-a').shadowRoot
+    .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
+  assert.deepEqual(await grid(), { caption: 'W_v：2 × 3。', error: '“abc”不是数字：请输入 2、-0.5、1e-3 或 1/3 这样的数' });
+  await head.evaluate((el) => el.removeAttribute('lang'));
+  await page.waitForFunction(() => /^W_v:/.test(document.querySelector('#head-a').shadowRoot
+    .querySelector('attn-matrix#W_v').shadowRoot.querySelector('caption').textContent));
+  assert.match((await grid()).error, /^“abc” is not a number/);
+  await wv.locator('td[data-row="0"][data-col="0"] input').fill('1');
+  assert.equal((await grid()).error, '');
 
-    // A second copy of the entry module (another URL) and a dynamic import: no error,
-    // and a widget created afterwards still works with the same wasm instance.
-    await page.addScriptTag({ type: 'module', url: `${base}widgets.js?again=1` });
-    await page.evaluate(() => import('./widgets.js'));
-    await page.evaluate(() => {
-      const el = document.createElement('attn-sum-norm');
-      el.id = 'late';
-      el.setAttribute('scores', '3,1');
-      document.body.append(el);
-    });
-    await page.waitForFunction(() => window.__drawn.has(document.getElementById('late')));
-    assert.match(await shadowText(page, '#late'), /0\.75.*0\.25/s);
-  } finally {
-    await context.close();
+  // theme="dark" switches the defaults; the page's own --attn-bg (set on <body>) still wins.
+  const look = () => sum.evaluate((el) => {
+    const s = getComputedStyle(el.shadowRoot.querySelector('.frame'));
+    return { fg: s.color, bg: s.backgroundColor };
+  });
+  const light = await look();
+  await sum.evaluate((el) => el.setAttribute('theme', 'dark'));
+  const dark = await look();
+  assert.equal(light.fg, 'rgb(27, 30, 39)');
+  assert.equal(dark.fg, 'rgb(232, 233, 238)', 'the dark default text colour');
+  assert.equal(dark.bg, light.bg, "the host's explicit --attn-bg wins over the theme");
+
+  // A second copy of the entry module (another URL) and a dynamic import: no error,
+  // and a widget created afterwards still works with the same wasm instance.
+  await page.addScriptTag({ type: 'module', url: `${site.base}widgets.js?again=1` });
+  await page.evaluate(() => import('./widgets.js'));
+  await page.evaluate(() => {
+    const el = document.createElement('attn-sum-norm');
+    el.id = 'late';
+    el.setAttribute('scores', '3,1');
+    document.body.append(el);
+  });
+  await page.waitForFunction(() => window.__drawn.has(document.getElementById('late')));
+  assert.match(await shadowText(page, '#late'), /0\.75.*0\.25/s);
+}));
+
+test('a bad attribute shows an inline message in the widget, never a page error', () => withEmbed('notes-example.html', async (page) => {
+  await page.locator('#head-a').evaluate((el) => el.setAttribute('weights', 'gpt2'));
+  await page.waitForFunction(() => !document.querySelector('#head-a').shadowRoot.querySelector('.widget-error').hidden);
+  assert.match(await inlineError(page, '#head-a'), /gpt2/);
+  await page.evaluate(() => {
+    const add = (html) => document.body.insertAdjacentHTML('beforeend', html);
+    add('<attn-sum-norm id="bad-sum" scores="a,b"></attn-sum-norm>');
+    add('<attn-bigram-split id="bad-split" vocab="-3"></attn-bigram-split>');
+    add('<attn-position id="bad-pos" a="xyz"></attn-position>');
+    add('<attn-compare-words id="bad-words" a="zzz"></attn-compare-words>');
+    add('<attn-head id="bad-head" weights="gpt2"></attn-head>');
+  });
+  // A head with an unknown name from the start says so and draws the built-in head,
+  // not empty cards.
+  await page.waitForFunction(() => window.__drawn.has(document.getElementById('bad-head')));
+  assert.match(await inlineError(page, '#bad-head'), /gpt2/);
+  assert.equal(await page.locator('#bad-head attn-matrix#weights td[data-row="2"][data-col="0"]').textContent(), '0.80');
+  await page.locator('#bad-head').evaluate((el) => el.remove());
+  await page.waitForFunction(() => ['bad-sum', 'bad-split', 'bad-pos', 'bad-words'].every((id) => window.__drawn.has(document.getElementById(id))));
+  assert.match(await inlineError(page, '#bad-sum'), /expected 1 to 8 comma-separated numbers/);
+  assert.ok(await inlineError(page, '#bad-split'), 'vocab="-3" explained inline');
+  assert.match(await shadowText(page, '#bad-pos'), /'x' is not in the toy table/);
+  assert.match(await shadowText(page, '#bad-words'), /'z' has no vector here/);
+  for (const id of ['bad-sum', 'bad-split', 'bad-pos', 'bad-words']) {
+    const box = await page.locator(`#${id}`).boundingBox();
+    assert.ok(box.height > 40, `#${id} is not an empty box (${box.height}px)`);
   }
-  assert.deepEqual(problems, []);
-});
+  // Fixing the attribute clears the message.
+  await page.locator('#head-a').evaluate((el) => el.setAttribute('weights', 'hou'));
+  await page.waitForFunction(() => document.querySelector('#head-a').shadowRoot.querySelector('.widget-error').hidden);
+  await page.locator('#bad-sum').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'notes-bad-attrs.png') });
+}));
 
-test('a bad attribute shows an inline message in the widget, never a page error', async () => {
-  const { page, context, problems } = await open('notes-example.html');
-  try {
-    await page.locator('#head-a').evaluate((el) => el.setAttribute('weights', 'gpt2'));
-    await page.waitForFunction(() => !document.querySelector('#head-a').shadowRoot.querySelector('.widget-error').hidden);
-    assert.match(await inlineError(page, '#head-a'), /gpt2/);
-    await page.evaluate(() => {
-      const add = (html) => document.body.insertAdjacentHTML('beforeend', html);
-      add('<attn-sum-norm id="bad-sum" scores="a,b"></attn-sum-norm>');
-      add('<attn-bigram-split id="bad-split" vocab="-3"></attn-bigram-split>');
-      add('<attn-position id="bad-pos" a="xyz"></attn-position>');
-      add('<attn-compare-words id="bad-words" a="zzz"></attn-compare-words>');
-      add('<attn-head id="bad-head" weights="gpt2"></attn-head>');
-    });
-    // A head with an unknown name from the start says so and draws the built-in head,
-    // not empty cards.
-    await page.waitForFunction(() => window.__drawn.has(document.getElementById('bad-head')));
-    assert.match(await inlineError(page, '#bad-head'), /gpt2/);
-    assert.equal(await page.locator('#bad-head attn-matrix#weights td[data-row="2"][data-col="0"]').textContent(), '0.80');
-    await page.locator('#bad-head').evaluate((el) => el.remove());
-    await page.waitForFunction(() => ['bad-sum', 'bad-split', 'bad-pos', 'bad-words'].every((id) => window.__drawn.has(document.getElementById(id))));
-    assert.match(await inlineError(page, '#bad-sum'), /expected 1 to 8 comma-separated numbers/);
-    assert.ok(await inlineError(page, '#bad-split'), 'vocab="-3" explained inline');
-    assert.match(await shadowText(page, '#bad-pos'), /'x' is not in the toy table/);
-    assert.match(await shadowText(page, '#bad-words'), /'z' has no vector here/);
-    for (const id of ['bad-sum', 'bad-split', 'bad-pos', 'bad-words']) {
-      const box = await page.locator(`#${id}`).boundingBox();
-      assert.ok(box.height > 40, `#${id} is not an empty box (${box.height}px)`);
-    }
-    // Fixing the attribute clears the message.
-    await page.locator('#head-a').evaluate((el) => el.setAttribute('weights', 'hou'));
-    await page.waitForFunction(() => document.querySelector('#head-a').shadowRoot.querySelector('.widget-error').hidden);
-    await page.locator('#bad-sum').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'notes-bad-attrs.png') });
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
-
-test('narrow screen: the notes page and its widgets fit a phone', async () => {
-  const { page, context, problems } = await open('notes-example.html', { width: 390, height: 844 });
-  try {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);
-    await page.locator('#head-a').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'notes-narrow.png') });
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
+test('narrow screen: the notes page and its widgets fit a phone', () => withEmbed('notes-example.html', async (page) => {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);
+  await page.locator('#head-a').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'notes-narrow.png') });
+}, { width: 390, height: 844 }));
 
 /** Every demonstration element of the lesson page (its .lesson section). */
 async function lessonTags() {
@@ -383,10 +339,7 @@ async function lessonTags() {
 
 test('embed.html documents every widget live, with snippets, copy and full-size links', async () => {
   const tags = await lessonTags();
-  const { page, context, problems } = await open('embed.html', {
-    tags: ['.live > *', '#dark-example', '#custom-example'], permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  try {
+  await withEmbed('embed.html', async (page) => {
     await page.screenshot({ path: path.join(SHOTS, 'embed.png') });
     for (const tag of tags) {
       const card = page.locator(`article.widget-card#${tag}`);
@@ -429,22 +382,15 @@ test('embed.html documents every widget live, with snippets, copy and full-size 
     assert.equal(full.scaled, true, 'the lesson page opened the same state');
     assert.equal(full.causal, false);
     assert.equal(await cell(page, 'attn-head#head', 'scores', 2, 0), '2.83');
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'no console errors on embed.html (nor on the linked lesson page)');
+  }, {
+    tags: ['.live > *', '#dark-example', '#custom-example'], permissions: ['clipboard-read', 'clipboard-write'],
+  });
 });
 
-test('embed.html on a phone', async () => {
-  const { page, context, problems } = await open('embed.html', { width: 390, height: 844, tags: ['.live > attn-head'] });
-  try {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);
-    await page.screenshot({ path: path.join(SHOTS, 'embed-narrow.png') });
-    await page.locator('#attn-sum-norm').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'embed-narrow-card.png') });
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
+test('embed.html on a phone', () => withEmbed('embed.html', async (page) => {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);
+  await page.screenshot({ path: path.join(SHOTS, 'embed-narrow.png') });
+  await page.locator('#attn-sum-norm').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'embed-narrow-card.png') });
+}, { width: 390, height: 844, tags: ['.live > attn-head'] }));

@@ -1,4 +1,4 @@
-// Issue 6 beyond the head, schemes, cross-attention and batch: the other lesson
+// Every number explains itself, beyond the head, schemes, cross-attention and batch: the other lesson
 // widgets that draw a head's weights or outputs (positions, two words, a new W_v,
 // note 2's two orders, note 4's encoder/decoder, note 6's d_k slider) explain a
 // clicked cell through explainTrace. Each check clicks a cell on index.html and
@@ -8,15 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { sharedPage } from './browser.mjs';
-
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+import { SHOTS, sharedPage } from './browser.mjs';
 
 let page;
 
-await mkdir(SHOTS, { recursive: true });
 sharedPage((s) => ({ page } = s));
 
 /**

@@ -1,4 +1,4 @@
-// Issue 6 for the remaining lesson grids: the head probe (M, q kᵀ, x M xᵀ),
+// Every number explains itself, in the remaining lesson grids: the head probe (M, q kᵀ, x M xᵀ),
 // normalising (rows, columns, whole, the keepdim trap), the sinusoidal table, the
 // exercise (the chosen blanks' weights, the multi-head check's head 0), practice's
 // softmax on the right and wrong axis, and the proofs' four outputs. Each check
@@ -9,18 +9,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { openPage, sharedPage } from './browser.mjs';
+import { SHOTS, sharedPage } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
-
-let base;
-let browser;
 let page;
 
-await mkdir(SHOTS, { recursive: true });
-sharedPage((s) => ({ base, browser, page } = s));
+const site = sharedPage((s) => ({ page } = s));
 
 const gridOf = (label) => `attn-matrix[label="${label}"]`;
 
@@ -222,17 +215,11 @@ test('proofs: an output is its row of weights times a column of v, with that gri
   await panelText(page, 'attn-proofs', false);
 });
 
-test('380px: the normalising panel fits the viewport', async () => {
-  const narrow = await openPage(browser, base, { width: 380, height: 800 });
-  try {
-    await explain('attn-normalize', 'wrong', 2, 0, { p: narrow.page });
-    const box = await panelOf(narrow.page, 'attn-normalize').boundingBox();
-    assert.ok(box.x >= 0 && box.x + box.width <= 380.5, `panel inside the viewport: ${JSON.stringify(box)}`);
-    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
-    await shot(narrow.page, 'attn-normalize', 'wrong', 'narrow');
-    assert.deepEqual(narrow.problems, []);
-  } finally {
-    await narrow.context.close();
-  }
-});
+test('380px: the normalising panel fits the viewport', () => site.withPage(async (narrow) => {
+  await explain('attn-normalize', 'wrong', 2, 0, { p: narrow });
+  const box = await panelOf(narrow, 'attn-normalize').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 380.5, `panel inside the viewport: ${JSON.stringify(box)}`);
+  const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page overflows horizontally by ${overflow}px`);
+  await shot(narrow, 'attn-normalize', 'wrong', 'narrow');
+}, { width: 380, height: 800 }));

@@ -9,18 +9,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { openPage, sharedPage } from './browser.mjs';
+import { SHOTS, sharedPage } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
-
-let base;
-let browser;
 let page;
 
-await mkdir(SHOTS, { recursive: true });
-sharedPage((s) => ({ base, browser, page } = s));
+const site = sharedPage((s) => ({ page } = s));
 
 const head = () => page.locator('attn-head').first();
 const headPanel = () => head().locator('attn-explain');
@@ -219,22 +212,16 @@ test('380 px: the panel beside a table is readable and inside the viewport', asy
   }
 });
 
-test('a grid\'s own "exact values" table (explain-demo bench) explains its cells as well', async () => {
-  const { page: demo, context: ctx, problems: bad } = await openPage(browser, `${base}explain-demo.html`);
-  try {
-    const m = demo.locator('attn-matrix#weights');
-    await m.locator('button.as-table').click();
-    const cell = m.locator('table.plain td[data-row="2"][data-col="0"]');
-    assert.equal((await cell.textContent()).trim(), '0.7978760262069925', 'exact values here');
-    await cell.click();
-    const panel = demo.locator('attn-explain#panel');
-    assert.ok((await panelText(panel)).includes('54.60 / 68.43 = 0.80'));
-    await panel.screenshot({ path: `${SHOTS}explain-table-exact.png` });
-    await demo.keyboard.press('Escape');
-    const back = await demo.evaluate(() => document.activeElement.shadowRoot?.activeElement?.closest('table.plain') != null);
-    assert.equal(back, true, 'focus back on the exact-values cell');
-  } finally {
-    await ctx.close();
-  }
-  assert.deepEqual(bad, [], 'console errors/warnings on the bench');
-});
+test('a grid\'s own "exact values" table (explain-demo bench) explains its cells as well', () => site.withPage(async (demo) => {
+  const m = demo.locator('attn-matrix#weights');
+  await m.locator('button.as-table').click();
+  const cell = m.locator('table.plain td[data-row="2"][data-col="0"]');
+  assert.equal((await cell.textContent()).trim(), '0.7978760262069925', 'exact values here');
+  await cell.click();
+  const panel = demo.locator('attn-explain#panel');
+  assert.ok((await panelText(panel)).includes('54.60 / 68.43 = 0.80'));
+  await panel.screenshot({ path: `${SHOTS}explain-table-exact.png` });
+  await demo.keyboard.press('Escape');
+  const back = await demo.evaluate(() => document.activeElement.shadowRoot?.activeElement?.closest('table.plain') != null);
+  assert.equal(back, true, 'focus back on the exact-values cell');
+}, { path: 'explain-demo.html' }));

@@ -1,42 +1,19 @@
-// Page tests for issue 6, "every number explains itself": explainable <attn-matrix>
+// Page tests for "every number explains itself": explainable <attn-matrix>
 // cells, the <attn-explain> panel and the <attn-formula-steps> stepper, on the
 // standalone bench www/explain-demo.html (HeadLab + the elements wired by hand)
 // and, when the head widget carries them, on the lesson page.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 // Needs the wasm built into www/pkg (./build.sh).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
+const { withPage } = pageSuite();
+const withDemo = (fn, options) => withPage(fn, { path: 'explain-demo.html', ...options });
 
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-async function withDemo(fn, options) {
-  const { page, context, problems } = await openPage(browser, `${base}explain-demo.html`, options);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-}
+/** Other sections of the lesson have suites of their own: problems not matching `ours` are printed, not failed on. */
+const onlyOurs = (ours) => ({ aside: (text, where) => !ours.test(text) && !ours.test(where) });
 
 const cell = (page, id, row, col) => page.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
 const panel = (page) => page.locator('attn-explain#panel');
@@ -250,135 +227,112 @@ test('380px: the panel fits and nothing overflows', () => withDemo(async (page) 
   await page.screenshot({ path: `${SHOTS}explain-narrow.png`, fullPage: true });
 }, { width: 380, height: 800 }));
 
-test('lesson page: the head widget explains its cells (when it carries the panel)', async (t) => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const head = page.locator('attn-head').first();
-    const hasPanel = (await head.count()) > 0
-      && await head.evaluate((el) => Boolean(el.shadowRoot?.querySelector('attn-explain')));
-    if (!hasPanel) {
-      t.skip('the lesson page has no <attn-head> with <attn-explain> yet');
-      return;
-    }
-    const weights = head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]');
-    await weights.scrollIntoViewIfNeeded();
-    await weights.click();
-    const headPanel = head.locator('attn-explain');
-    const text = await headPanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
-    assert.ok(text.includes('54.60 / 68.43 = 0.80'), text);
-    assert.match(text, /weight u→h = 0\.80/, 'labels come from the grids beside the cell');
-    const lit = await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix#masked_scores')]
-      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
-    assert.deepEqual(lit, ['2,0', '2,1', '2,2']);
-    await page.screenshot({ path: `${SHOTS}explain-lesson.png` });
-    await page.keyboard.press('Escape');
-    assert.equal(await headPanel.evaluate((el) => el.hidden), true);
-    assert.equal(await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]
-      .some((m) => m.shadowRoot.querySelector('td.source, td.selected'))), false, 'closing clears the marks');
-    const steps = head.locator('attn-formula-steps');
-    const count = () => steps.evaluate((el) => el.shadowRoot.querySelector('.count').textContent);
-    assert.equal(await count(), 'Step 1 of 5: QKᵀ');
-    await steps.locator('button.next').click();
-    await page.keyboard.press('ArrowRight');
-    assert.equal(await count(), 'Step 3 of 5: mask');
-    await page.keyboard.press('ArrowLeft');
-    assert.equal(await count(), 'Step 2 of 5: scale');
-  } finally {
-    await context.close();
+test('lesson page: the head widget explains its cells (when it carries the panel)', (t) => withPage(async (page) => {
+  const head = page.locator('attn-head').first();
+  const hasPanel = (await head.count()) > 0
+    && await head.evaluate((el) => Boolean(el.shadowRoot?.querySelector('attn-explain')));
+  if (!hasPanel) {
+    t.skip('the lesson page has no <attn-head> with <attn-explain> yet');
+    return;
   }
-  // Other sections of the lesson are built concurrently: report their problems, fail on ours.
-  const ours = problems.filter((p) => /explain|formula|attn-matrix|cell|katex/i.test(p));
-  if (problems.length > ours.length) t.diagnostic(`other problems on the page: ${problems.join(' | ')}`);
-  assert.deepEqual(ours, [], 'console errors/warnings from the explain panel, stepper or grids');
-});
+  const weights = head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]');
+  await weights.scrollIntoViewIfNeeded();
+  await weights.click();
+  const headPanel = head.locator('attn-explain');
+  const text = await headPanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  assert.ok(text.includes('54.60 / 68.43 = 0.80'), text);
+  assert.match(text, /weight u→h = 0\.80/, 'labels come from the grids beside the cell');
+  const lit = await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix#masked_scores')]
+    .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
+  assert.deepEqual(lit, ['2,0', '2,1', '2,2']);
+  await page.screenshot({ path: `${SHOTS}explain-lesson.png` });
+  await page.keyboard.press('Escape');
+  assert.equal(await headPanel.evaluate((el) => el.hidden), true);
+  assert.equal(await head.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]
+    .some((m) => m.shadowRoot.querySelector('td.source, td.selected'))), false, 'closing clears the marks');
+  const steps = head.locator('attn-formula-steps');
+  const count = () => steps.evaluate((el) => el.shadowRoot.querySelector('.count').textContent);
+  assert.equal(await count(), 'Step 1 of 5: QKᵀ');
+  await steps.locator('button.next').click();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await count(), 'Step 3 of 5: mask');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await count(), 'Step 2 of 5: scale');
+}, onlyOurs(/explain|formula|attn-matrix|cell|katex/i)));
 
-test('lesson page, note 5: a cross-attention weight explains its softmax over the keys', async (t) => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const note = page.locator('attn-note-cross').first();
-    const weights = note.locator('attn-matrix[label="weights"]');
-    const target = weights.locator('td[data-row="0"][data-col="0"]');
-    await target.scrollIntoViewIfNeeded();
-    await target.click();
-    const drawn = (await target.textContent()).trim();
-    const notePanel = note.locator('attn-explain');
-    assert.equal(await notePanel.evaluate((el) => el.hidden), false, 'the panel opens');
-    assert.equal(await notePanel.evaluate((el) => el.hasAttribute('floating')), true);
-    const text = await notePanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
-    // Default note: q₀ = (1, 0) against k = (2, 0), (0, 2), (1, 1), (−1, 0): scores 2, 0, 1, −1.
-    assert.equal(drawn, '0.64', 'the cell draws e² / (e² + e⁰ + e¹ + e⁻¹)');
-    assert.match(text, /weight q₀→k₀ = 0\.64/, `labels come from the grids: ${text}`);
-    for (const s of ['2.00', '1.00', '7.39', '11.48', `7.39 / 11.48 = ${drawn}`]) {
-      assert.ok(text.includes(s), `panel shows ${s}: ${text}`);
-    }
-    assertClean(text);
-    const lit = await note.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix[label="scores"]')]
-      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
-    assert.deepEqual(lit, ['0,0', '0,1', '0,2', '0,3'], 'the scores of row q₀ are outlined');
-    await page.screenshot({ path: `${SHOTS}explain-cross.png` });
-    // An edit makes the explanation stale: the panel closes.
-    await note.locator('input[type="checkbox"]').first().check();
-    await notePanel.evaluate((el) => new Promise((resolve, reject) => {
-      const t0 = performance.now();
-      const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
-        ? reject(new Error('changing the numbers closes the panel')) : setTimeout(poll, 20));
-      poll();
-    }));
-  } finally {
-    await context.close();
+test('lesson page, note 5: a cross-attention weight explains its softmax over the keys', () => withPage(async (page) => {
+  const note = page.locator('attn-note-cross').first();
+  const weights = note.locator('attn-matrix[label="weights"]');
+  const target = weights.locator('td[data-row="0"][data-col="0"]');
+  await target.scrollIntoViewIfNeeded();
+  await target.click();
+  const drawn = (await target.textContent()).trim();
+  const notePanel = note.locator('attn-explain');
+  assert.equal(await notePanel.evaluate((el) => el.hidden), false, 'the panel opens');
+  assert.equal(await notePanel.evaluate((el) => el.hasAttribute('floating')), true);
+  const text = await notePanel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  // Default note: q₀ = (1, 0) against k = (2, 0), (0, 2), (1, 1), (−1, 0): scores 2, 0, 1, −1.
+  assert.equal(drawn, '0.64', 'the cell draws e² / (e² + e⁰ + e¹ + e⁻¹)');
+  assert.match(text, /weight q₀→k₀ = 0\.64/, `labels come from the grids: ${text}`);
+  for (const s of ['2.00', '1.00', '7.39', '11.48', `7.39 / 11.48 = ${drawn}`]) {
+    assert.ok(text.includes(s), `panel shows ${s}: ${text}`);
   }
-  const ours = problems.filter((p) => /explain|cross|attn-matrix|cell/i.test(p));
-  if (problems.length > ours.length) t.diagnostic(`other problems on the page: ${problems.join(' | ')}`);
-  assert.deepEqual(ours, [], 'console errors/warnings from note 5 or the explain panel');
-});
+  assertClean(text);
+  const lit = await note.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix[label="scores"]')]
+    .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)));
+  assert.deepEqual(lit, ['0,0', '0,1', '0,2', '0,3'], 'the scores of row q₀ are outlined');
+  await page.screenshot({ path: `${SHOTS}explain-cross.png` });
+  // An edit makes the explanation stale: the panel closes.
+  await note.locator('input[type="checkbox"]').first().check();
+  await notePanel.evaluate((el) => new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
+      ? reject(new Error('changing the numbers closes the panel')) : setTimeout(poll, 20));
+    poll();
+  }));
+}, onlyOurs(/explain|cross|attn-matrix|cell/i)));
 
-test('lesson page, note 3: a batch cell explains itself from sequence 0 alone', async () => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const note = page.locator('attn-note-batch').first();
-    const panel = note.locator('attn-explain');
-    const panelText = () => panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
-    const outlined = (label) => note.evaluate((el, l) => [...el.shadowRoot.querySelectorAll(`attn-matrix[label="${l}"]`)]
-      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)), label);
-    const open = async (label, row, col) => {
-      const cell = note.locator(`attn-matrix[label="${label}"] td[data-row="${row}"][data-col="${col}"]`);
-      await cell.scrollIntoViewIfNeeded();
-      await cell.click();
-      assert.equal(await panel.evaluate((el) => el.hidden), false, `${label}[${row}][${col}] opens the panel`);
-      return { drawn: (await cell.textContent()).trim(), text: await panelText() };
-    };
+test('lesson page, note 3: a batch cell explains itself from sequence 0 alone', () => withPage(async (page) => {
+  const note = page.locator('attn-note-batch').first();
+  const panel = note.locator('attn-explain');
+  const panelText = () => panel.evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+  const outlined = (label) => note.evaluate((el, l) => [...el.shadowRoot.querySelectorAll(`attn-matrix[label="${l}"]`)]
+    .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${td.dataset.row},${td.dataset.col}`)), label);
+  const open = async (label, row, col) => {
+    const cell = note.locator(`attn-matrix[label="${label}"] td[data-row="${row}"][data-col="${col}"]`);
+    await cell.scrollIntoViewIfNeeded();
+    await cell.click();
+    assert.equal(await panel.evaluate((el) => el.hidden), false, `${label}[${row}][${col}] opens the panel`);
+    return { drawn: (await cell.textContent()).trim(), text: await panelText() };
+  };
 
-    const before = await open('out₀ before', 3, 1);
-    assert.match(before.text, new RegExp(`= ${before.drawn.replace('−', '[−-]')}`), `the panel ends at the drawn ${before.drawn}: ${before.text}`);
-    // out₀[3][1] = Σ_s weights₀[3][s]·v[s][1]: the four weights of row t3 are outlined,
-    // and nothing of sequence 1.
-    assert.deepEqual(await outlined('weights₀'), ['3,0', '3,1', '3,2', '3,3']);
-    assert.deepEqual([...await outlined('x₁ before'), ...await outlined('x₁ after')], []);
-    assertClean(before.text);
-    await page.screenshot({ path: `${SHOTS}explain-batch.png` });
+  const before = await open('out₀ before', 3, 1);
+  assert.match(before.text, new RegExp(`= ${before.drawn.replace('−', '[−-]')}`), `the panel ends at the drawn ${before.drawn}: ${before.text}`);
+  // out₀[3][1] = Σ_s weights₀[3][s]·v[s][1]: the four weights of row t3 are outlined,
+  // and nothing of sequence 1.
+  assert.deepEqual(await outlined('weights₀'), ['3,0', '3,1', '3,2', '3,3']);
+  assert.deepEqual([...await outlined('x₁ before'), ...await outlined('x₁ after')], []);
+  assertClean(before.text);
+  await page.screenshot({ path: `${SHOTS}explain-batch.png` });
 
-    // After sequence 1 was replaced, the same cell is the same sum, term for term.
-    await panel.evaluate((el) => el.close());
-    const afterOpen = await open('out₀ after', 3, 1);
-    assert.equal(afterOpen.drawn, before.drawn);
-    assert.equal(afterOpen.text, before.text, 'the explanation does not change with sequence 1');
+  // After sequence 1 was replaced, the same cell is the same sum, term for term.
+  await panel.evaluate((el) => el.close());
+  const afterOpen = await open('out₀ after', 3, 1);
+  assert.equal(afterOpen.drawn, before.drawn);
+  assert.equal(afterOpen.text, before.text, 'the explanation does not change with sequence 1');
 
-    // A weight of sequence 0: its softmax, with the future masked (t0 sees only itself).
-    await panel.evaluate((el) => el.close());
-    const w = await open('weights₀', 0, 0);
-    assert.equal(w.drawn, '1.00');
-    assert.match(w.text, /−∞/, `the masked future keys appear as −∞: ${w.text}`);
+  // A weight of sequence 0: its softmax, with the future masked (t0 sees only itself).
+  await panel.evaluate((el) => el.close());
+  const w = await open('weights₀', 0, 0);
+  assert.equal(w.drawn, '1.00');
+  assert.match(w.text, /−∞/, `the masked future keys appear as −∞: ${w.text}`);
 
-    // A new draw makes the explanation stale: the panel closes.
-    await note.locator('button.primary').click();
-    await panel.evaluate((el) => new Promise((resolve, reject) => {
-      const t0 = performance.now();
-      const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
-        ? reject(new Error('a new draw closes the panel')) : setTimeout(poll, 20));
-      poll();
-    }));
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-});
+  // A new draw makes the explanation stale: the panel closes.
+  await note.locator('button.primary').click();
+  await panel.evaluate((el) => new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const poll = () => (el.hidden ? resolve() : performance.now() - t0 > 5000
+      ? reject(new Error('a new draw closes the panel')) : setTimeout(poll, 20));
+    poll();
+  }));
+}));

@@ -1,34 +1,20 @@
-// Page tests for bad input to "Train a GPT" (issue 7): each gets a clear message in the
+// Page tests for bad input to "Train a GPT": each gets a clear message in the
 // right place, the last valid state is kept, nothing shows NaN, the console stays clean.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/gpt-bad-input.test.mjs
 // Needs ./build.sh (www/pkg, www/data/corpus.txt) and www/models/small.safetensors.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch } from './browser.mjs';
-import { assertClean, button, settingsMsg, state, waitStatus, withGpt as withGptPage } from './gpt-harness.mjs';
+import { pageSuite } from './browser.mjs';
+import { assertClean, button, gptOn, settingsMsg, state, waitStatus } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-const withGpt = (fn, options) => withGptPage(browser, base, fn, options);
+const withGpt = gptOn(pageSuite());
 
 test('an empty and a one-character corpus: a message under the text, Start off, the text kept', () => withGpt(async (page, gpt) => {
   await gpt.getByLabel('my own text').check();

@@ -1,22 +1,27 @@
-// Shared by the GPT page tests (gpt, gpt-bad-input, i18n-errors): open section 9 with a
-// fresh model, read the trainer's state and text, wait for a status or a settings message.
+// Shared by the GPT page tests (gpt, gpt-bad-input, i18n-errors, persist): open section 9
+// with a fresh model, read the trainer's state and text, wait for a status or a settings
+// message.
 
 import assert from 'node:assert/strict';
-import { openPage } from './browser.mjs';
+import { withPage } from './browser.mjs';
 
-/** Opens `base` at section 9, waits for a fresh model, runs `fn(page, gpt)`, asserts a clean console. */
-export async function withGpt(browser, base, fn, options = {}) {
-  const { page, context, problems } = await openPage(browser, `${base}#s9`, options);
-  try {
-    const gpt = page.locator('attn-gpt-train');
-    await gpt.scrollIntoViewIfNeeded();
-    await waitStatus(page, 'idle');
-    await fn(page, gpt);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
+/** Scrolls to the trainer and waits for its fresh model; resolves to its locator. */
+export async function freshGpt(page) {
+  const gpt = page.locator('attn-gpt-train');
+  await gpt.scrollIntoViewIfNeeded();
+  await waitStatus(page, 'idle');
+  return gpt;
 }
+
+/**
+ * For `site` (a pageSuite): a function that opens section 9 with a fresh model, runs
+ * `fn(page, gpt)` and asserts a clean console (browser.mjs withPage and its options).
+ */
+export const gptOn = (site) => (fn, options) =>
+  withPage(site, async (page) => fn(page, await freshGpt(page)), { hash: '#s9', ...options });
+
+/** gptOn({ browser, base }) run once: opens `base` at section 9, runs `fn(page, gpt)`. */
+export const withGpt = (browser, base, fn, options) => gptOn({ browser, base })(fn, options);
 
 export const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
 export const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(

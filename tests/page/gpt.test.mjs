@@ -2,34 +2,18 @@
 // Run from the repo root: node --test --test-concurrency=1 tests/page/gpt.test.mjs
 // Needs ./build.sh (www/pkg, www/data/corpus.txt) and www/models/small.safetensors.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, mkdtemp } from 'node:fs/promises';
+import { readFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch } from './browser.mjs';
-import { assertClean, button, state, waitStatus, widgetText, withGpt as withGptPage } from './gpt-harness.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
+import { assertClean, button, gptOn, state, waitStatus, widgetText } from './gpt-harness.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-const withGpt = (fn, options) => withGptPage(browser, base, fn, options);
+const withGpt = gptOn(pageSuite());
 
 /** Trains until `steps` steps (and one more estimate) are done, then pauses. */
 async function trainFor(page, gpt, steps) {

@@ -2,39 +2,11 @@
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 // Needs the wasm built into www/pkg (./build.sh).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
-
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-/** Opens the page, runs `fn(page)`, then asserts no console error/warning happened. */
-async function withPage(fn, options) {
-  const { page, context, problems } = await openPage(browser, base, options);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-}
+const { withPage } = pageSuite();
 
 const cell = (page, id, row, col) => page.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
 const input = (page, id, row, col) => cell(page, id, row, col).locator('input');

@@ -5,28 +5,18 @@
 // so the two cannot drift apart; the Chinese one must be Chinese.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
-import { settingsMsg, state, waitStatus, withGpt } from './gpt-harness.mjs';
+import { pageSuite } from './browser.mjs';
+import { gptOn, settingsMsg, state, waitStatus } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
+const site = pageSuite();
+const { withPage } = site;
+const withGpt = gptOn(site);
 
 /** The grid's error line once it has one (polled: the grid renders in a task of its own). */
 async function errorOf(grid) {
@@ -40,58 +30,46 @@ async function errorOf(grid) {
 
 const CASES = ['', 'abc', '1e400', '1/0', 'x'.repeat(100)];
 
-test('every number error has a code whose English text is the core\'s message and a Chinese text', async () => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const rows = await page.evaluate(async (cases) => {
-      const { errorText } = await import('./js/i18n.js');
-      const core = document.querySelector('attn-head').core;
-      return cases.map((text) => {
-        try {
-          core.parseNumber(text);
-          return { text, parsed: true };
-        } catch (err) {
-          return { text, code: err.code, message: err.message, en: errorText(err, 'en'), zh: errorText(err, 'zh') };
-        }
-      });
-    }, CASES);
-    const codes = new Set();
-    for (const r of rows) {
-      assert.ok(!r.parsed, `${JSON.stringify(r.text)} is refused`);
-      assert.match(r.code, /^number\./, `${JSON.stringify(r.text)} has a code`);
-      codes.add(r.code);
-      assert.equal(r.en, r.message.replace(/\.$/, ''), 'the English table says what the core says');
-      assert.match(r.zh, /[\u4e00-\u9fff]/, `Chinese for ${r.code}: ${r.zh}`);
-      assert.doesNotMatch(r.zh, /\{\w+\}|undefined/, r.zh);
-    }
-    assert.equal(codes.size, 4, `all four codes seen: ${[...codes]}`);
-  } finally {
-    await context.close();
+test('every number error has a code whose English text is the core\'s message and a Chinese text', () => withPage(async (page) => {
+  const rows = await page.evaluate(async (cases) => {
+    const { errorText } = await import('./js/i18n.js');
+    const core = document.querySelector('attn-head').core;
+    return cases.map((text) => {
+      try {
+        core.parseNumber(text);
+        return { text, parsed: true };
+      } catch (err) {
+        return { text, code: err.code, message: err.message, en: errorText(err, 'en'), zh: errorText(err, 'zh') };
+      }
+    });
+  }, CASES);
+  const codes = new Set();
+  for (const r of rows) {
+    assert.ok(!r.parsed, `${JSON.stringify(r.text)} is refused`);
+    assert.match(r.code, /^number\./, `${JSON.stringify(r.text)} has a code`);
+    codes.add(r.code);
+    assert.equal(r.en, r.message.replace(/\.$/, ''), 'the English table says what the core says');
+    assert.match(r.zh, /[\u4e00-\u9fff]/, `Chinese for ${r.code}: ${r.zh}`);
+    assert.doesNotMatch(r.zh, /\{\w+\}|undefined/, r.zh);
   }
-  assert.deepEqual(problems, []);
-});
+  assert.equal(codes.size, 4, `all four codes seen: ${[...codes]}`);
+}));
 
-test('on the Chinese page a bad cell says why in Chinese, in the head and in note 5', async () => {
-  const { page, context, problems } = await openPage(browser, base, { locale: 'zh-CN' });
-  try {
-    const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
-    await input.fill('abc');
-    const head = await errorOf(page.locator('attn-matrix#W_v'));
-    assert.match(head, /“abc”不是数字/, head);
-    assert.doesNotMatch(head, /is not a number/, 'no English left');
-    await input.fill('10');
+test('on the Chinese page a bad cell says why in Chinese, in the head and in note 5', () => withPage(async (page) => {
+  const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
+  await input.fill('abc');
+  const head = await errorOf(page.locator('attn-matrix#W_v'));
+  assert.match(head, /“abc”不是数字/, head);
+  assert.doesNotMatch(head, /is not a number/, 'no English left');
+  await input.fill('10');
 
-    const cross = page.locator('attn-note-cross attn-matrix[label="x_q"] td[data-row="0"][data-col="0"] input');
-    await cross.scrollIntoViewIfNeeded();
-    await cross.fill('1/0');
-    const text = await errorOf(page.locator('attn-note-cross attn-matrix[label="x_q"]'));
-    assert.match(text, /分母不能为 0/, text);
-    await cross.fill('1');
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
+  const cross = page.locator('attn-note-cross attn-matrix[label="x_q"] td[data-row="0"][data-col="0"] input');
+  await cross.scrollIntoViewIfNeeded();
+  await cross.fill('1/0');
+  const text = await errorOf(page.locator('attn-note-cross attn-matrix[label="x_q"]'));
+  assert.match(text, /分母不能为 0/, text);
+  await cross.fill('1');
+}, { locale: 'zh-CN' }));
 
 /** Runs every GPT error case on the page's own core (main thread) and says each in both languages. */
 function gptErrorRows(page) {
@@ -168,40 +146,34 @@ function gptErrorRows(page) {
   });
 }
 
-test('every GPT error the core throws has a code: the English table says the core\'s message, the Chinese one says it in Chinese', async () => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const rows = await gptErrorRows(page);
-    const codes = new Set();
-    for (const r of rows) {
-      console.log(`# ${r.what}: ${r.code}\n#   ${r.en}\n#   ${r.zh}`);
-      assert.ok(!r.accepted, `${r.what} is refused`);
-      assert.match(r.code ?? '', /^gpt\./, `${r.what} has a code: ${r.message}`);
-      codes.add(r.code);
-      assert.equal(r.en, r.message.replace(/\.$/, ''), `${r.what}: the English table says what the core says`);
-      assert.match(r.zh, /[\u4e00-\u9fff]/, `${r.what}: Chinese for ${r.code}: ${r.zh}`);
-      assert.doesNotMatch(r.zh, /\{\w+\}|undefined|\[object/, r.zh);
-      // no English sentence left, except a library's own detail (serde, safetensors)
-      if (!/"detail"/.test(r.params)) {
-        assert.doesNotMatch(r.zh, /\b(the|is|must|has|not|expected|limit|characters|model|empty)\b/, `${r.what}: ${r.zh}`);
-      }
-      for (const number of r.message.match(/\b\d{2,}\b/g) ?? []) {
-        assert.ok(r.zh.includes(number), `${r.what}: ${number} in ${r.zh}`);
-      }
+test('every GPT error the core throws has a code: the English table says the core\'s message, the Chinese one says it in Chinese', () => withPage(async (page) => {
+  const rows = await gptErrorRows(page);
+  const codes = new Set();
+  for (const r of rows) {
+    console.log(`# ${r.what}: ${r.code}\n#   ${r.en}\n#   ${r.zh}`);
+    assert.ok(!r.accepted, `${r.what} is refused`);
+    assert.match(r.code ?? '', /^gpt\./, `${r.what} has a code: ${r.message}`);
+    codes.add(r.code);
+    assert.equal(r.en, r.message.replace(/\.$/, ''), `${r.what}: the English table says what the core says`);
+    assert.match(r.zh, /[\u4e00-\u9fff]/, `${r.what}: Chinese for ${r.code}: ${r.zh}`);
+    assert.doesNotMatch(r.zh, /\{\w+\}|undefined|\[object/, r.zh);
+    // no English sentence left, except a library's own detail (serde, safetensors)
+    if (!/"detail"/.test(r.params)) {
+      assert.doesNotMatch(r.zh, /\b(the|is|must|has|not|expected|limit|characters|model|empty)\b/, `${r.what}: ${r.zh}`);
     }
-    const byWhat = Object.fromEntries(rows.map((r) => [r.what, r]));
-    assert.match(byWhat['too many params'].zh, /^这个配置有 \d+ 个参数；上限是 25000000（2500 万）/);
-    assert.match(byWhat['too short'].zh, /^文本太短：block_size 为 8 时.*请至少使用 91 个字符$/);
-    assert.match(byWhat['wrong shape'].zh, /^张量 "[\w.]+" 的形状是 \[\d+, 32\]，应为 \[\d+, 64\]$/);
-    assert.match(byWhat['checkpoint config'].zh, /^检查点里的配置不可用：n_embd（32）必须能被 n_head（3）整除/);
-    assert.match(byWhat.untrainable.zh, /^这个模型无法在这里训练：当前文本无法训练这个模型：这些字符不在模型的词表里：\['x', 'y', 'z'\]$/);
-    assert.equal(byWhat['config().untrainable'].reason, byWhat['config().untrainable'].message);
-    assert.ok(codes.size >= 25, `${codes.size} codes seen: ${[...codes]}`);
-  } finally {
-    await context.close();
+    for (const number of r.message.match(/\b\d{2,}\b/g) ?? []) {
+      assert.ok(r.zh.includes(number), `${r.what}: ${number} in ${r.zh}`);
+    }
   }
-  assert.deepEqual(problems, []);
-});
+  const byWhat = Object.fromEntries(rows.map((r) => [r.what, r]));
+  assert.match(byWhat['too many params'].zh, /^这个配置有 \d+ 个参数；上限是 25000000（2500 万）/);
+  assert.match(byWhat['too short'].zh, /^文本太短：block_size 为 8 时.*请至少使用 91 个字符$/);
+  assert.match(byWhat['wrong shape'].zh, /^张量 "[\w.]+" 的形状是 \[\d+, 32\]，应为 \[\d+, 64\]$/);
+  assert.match(byWhat['checkpoint config'].zh, /^检查点里的配置不可用：n_embd（32）必须能被 n_head（3）整除/);
+  assert.match(byWhat.untrainable.zh, /^这个模型无法在这里训练：当前文本无法训练这个模型：这些字符不在模型的词表里：\['x', 'y', 'z'\]$/);
+  assert.equal(byWhat['config().untrainable'].reason, byWhat['config().untrainable'].message);
+  assert.ok(codes.size >= 25, `${codes.size} codes seen: ${[...codes]}`);
+}));
 
 
 /** The file message by the GPT's file buttons once it matches `re`. */
@@ -212,7 +184,7 @@ async function fileMsg(page, re, timeout = 15000) {
 }
 
 test('on the Chinese page the GPT says a too-large config, a too-short text and a broken checkpoint in Chinese, and switches language', () =>
-  withGpt(browser, base, async (page, gpt) => {
+  withGpt(async (page, gpt) => {
     const field = (f) => gpt.locator(`attn-gpt-settings input[name="${f}"]`);
     await field('n_embd').fill('100000');
     let msg = await settingsMsg(page, /^无法构建这个模型：/);

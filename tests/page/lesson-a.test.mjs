@@ -4,37 +4,11 @@
 // Run from the repo root after ./build.sh:
 //   node --test --test-concurrency=1 tests/page/lesson-a.test.mjs
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-async function withPage(fn, options = {}) {
-  const { page, context, problems } = await openPage(browser, base + (options.hash ?? ''), options);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-}
+const { withPage } = pageSuite();
 
 /** Shown text of every cell of an attn-matrix (input values for editable grids), row-major. */
 const cells = (page, selector) => page.locator(selector).first().evaluate((el) =>
@@ -95,7 +69,7 @@ test('§2: the four schemes agree; all-ones and tril variants; the second data s
   const tril = await cells(page, 'attn-schemes .panel:has(> h4:text("Lower-triangular")) attn-matrix[label="out"]');
   assert.deepEqual(tril, ['2.00', '7.00', '8.00', '11.00', '14.00', '16.00']);
   assert.match(await textOf(page, 'attn-schemes'), /16384/);
-  // Issue-6 hook: a clicked output cell is explained by Rust (explainScheme).
+  // Every number explains itself: a clicked output cell is explained by Rust (explainScheme).
   await page.locator('attn-schemes .rung-2 attn-matrix[label="out"] td[data-row="2"][data-col="0"]').click();
   assert.match(await page.locator('attn-schemes attn-explain').evaluate((el) => el.shadowRoot?.textContent ?? ''), /14\/3/);
   await page.locator('attn-schemes button[data-set="other"]').click();

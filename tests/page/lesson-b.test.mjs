@@ -3,42 +3,25 @@
 //   node --test --test-concurrency=1 tests/page/lesson-b.test.mjs
 // Screenshots land in target/screenshots/ (section-5.png …, -zh and -380 variants).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 const MINE = ['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
   'attn-note-scale', 'attn-variance', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'];
 const MY_FILES = /note-(graph|space|batch|encoder|cross|scale)\.js|variance(-worker)?\.js|exercise\.js|proofs\.js|practice\.js|quiz\.js|interview\.js|b-util\.js|part-b\.js/;
 
-let browser;
-let base;
 let worstLongTask = 0;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  base = await start();
-  browser = await launch();
+const site = pageSuite({
+  cleanup: () => console.log(`# worst main-thread long task while using the section 5–8 controls: ${worstLongTask.toFixed(0)} ms`),
 });
 
-after(async () => {
-  console.log(`# worst main-thread long task while using the section 5–8 controls: ${worstLongTask.toFixed(0)} ms`);
-  await closeBrowser(browser);
-  await stop();
-});
-
-/** Records long tasks (> 50 ms) from the first script on. */
-function watchLongTasks(page) {
-  return page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+/** An init script: records long tasks (> 50 ms) from the first script on. */
+function watchLongTasks() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
 }
 
 /** Long tasks that started after `since` (ms of page time); updates the worst seen. */
@@ -50,37 +33,14 @@ async function longTasksSince(page, since, label) {
 }
 
 /**
- * Opens the page (optionally with a hash, language, width), runs `fn(page)`, then
- * asserts that none of this part's modules logged an error. Errors from other parts
- * of the page are printed, not failed on (their own suites own them).
+ * Opens the page (optionally with a `hash`, `lang`, `width`, `init` script), runs
+ * `fn(page)`, then asserts that none of this part's modules logged an error. Errors
+ * from other parts of the page are printed, not failed on (their own suites own them).
  */
-async function withPage(fn, { hash = '', lang = 'en', width = 1280, init } = {}) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
-  if (init) await context.addInitScript(init);
-  const page = await context.newPage();
-  await watchLongTasks(page);
-  const mine = [];
-  const others = [];
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
-    const where = msg.location()?.url ?? '';
-    (MY_FILES.test(where) || MY_FILES.test(msg.text()) ? mine : others).push(`console.${msg.type()}: ${msg.text()} (${where})`);
-  });
-  page.on('pageerror', (err) => (MY_FILES.test(err.stack ?? '') ? mine : others).push(`pageerror: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) (MY_FILES.test(res.url()) ? mine : others).push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  try {
-    await page.goto(base + hash);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  if (others.length) console.log(`# other parts of the page reported: ${[...new Set(others)].join(' | ')}`);
-  assert.deepEqual(mine, [], 'no console errors from sections 5–8');
-}
+const withPage = (fn, { init, ...options } = {}) => site.withPage(fn, {
+  lang: 'en', readyTimeout: 20000, init: [init ?? [], watchLongTasks].flat(),
+  aside: (text, where) => !MY_FILES.test(where) && !MY_FILES.test(text), ...options,
+});
 
 const inner = (page, tag, css) => page.locator(`${tag} ${css}`);
 const texts = (page, tag, matrixCss) => page.locator(`${tag} ${matrixCss}`).evaluate((el) =>
@@ -219,7 +179,7 @@ test('note 6: softmax sharpening, the d_k slider and the variance table', () => 
     let worstGap = 0;
     let last = performance.now();
     const el = document.querySelector('attn-note-scale').shadowRoot.querySelector('attn-variance');
-    const tick = setInterval(() => {
+    const beat = () => {
       const now = performance.now();
       worstGap = Math.max(worstGap, now - last);
       last = now;
@@ -227,7 +187,8 @@ test('note 6: softmax sharpening, the d_k slider and the variance table', () => 
         clearInterval(tick);
         resolve(worstGap);
       }
-    }, 10);
+    };
+    const tick = setInterval(beat, 10);
   }));
   const rows = await page.locator('attn-variance tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));

@@ -1,33 +1,17 @@
-// Page tests for "nothing lost" (issue 7): "Train a GPT" saves its whole run to IndexedDB
+// Page tests for "nothing lost": "Train a GPT" saves its whole run to IndexedDB
 // every 10 s of training and on Pause; a reload or a crashed worker offers to resume it.
 // The lesson's edited weights live in the URL hash and survive a reload too.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/persist.test.mjs
 // Needs ./build.sh (www/pkg, www/data/corpus.txt).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { pageSuite } from './browser.mjs';
+import { button, state, waitStatus } from './gpt-harness.mjs';
 
 const SAVE_MS = 10000; // gpt-train.js
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-const state = (page) => page.locator('attn-gpt-train').evaluate((el) => el.state);
-const waitStatus = (page, status, timeout = 30000) => page.waitForFunction(
-  (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
-const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
+const { withPage } = pageSuite();
 
 /** Waits for the widget to report a save of at least `step`; returns { step, savedAt }. */
 async function waitSaved(page, step = 1, timeout = SAVE_MS + 20000) {
@@ -95,72 +79,53 @@ async function resumeAndCheck(page, gpt, { saved, s: before, at }) {
   return { offered, resumed: r.step };
 }
 
-test('a reload mid-training offers to resume from the last save; the run and its curves come back', async () => {
-  const { page, context, problems } = await openPage(browser, `${base}#s9`);
-  try {
-    const gpt = page.locator('attn-gpt-train');
-    await waitStatus(page, 'idle');
-    await gpt.getByLabel('my own text').check();
-    await gpt.locator('attn-gpt-settings textarea').fill('It is a truth universally acknowledged, 1813. '.repeat(60));
-    await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.info?.vocab_size === 25);
-    await waitStatus(page, 'idle');
-    const run = await trainPastASave(page, gpt);
-    await page.reload(); // the worker goes with the page
-    await page.waitForSelector('html[data-ready="true"]');
-    await waitStatus(page, 'idle');
-    await resumeAndCheck(page, gpt, run);
-    // the learner's own text came back with it
-    assert.equal((await state(page)).info.vocab_size, 25);
-    assert.equal(await gpt.getByLabel('my own text').isChecked(), true);
-    assert.match(await gpt.locator('attn-gpt-settings textarea').inputValue(), /^It is a truth/);
+test('a reload mid-training offers to resume from the last save; the run and its curves come back', () => withPage(async (page) => {
+  const gpt = page.locator('attn-gpt-train');
+  await waitStatus(page, 'idle');
+  await gpt.getByLabel('my own text').check();
+  await gpt.locator('attn-gpt-settings textarea').fill('It is a truth universally acknowledged, 1813. '.repeat(60));
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.info?.vocab_size === 25);
+  await waitStatus(page, 'idle');
+  const run = await trainPastASave(page, gpt);
+  await page.reload(); // the worker goes with the page
+  await page.waitForSelector('html[data-ready="true"]');
+  await waitStatus(page, 'idle');
+  await resumeAndCheck(page, gpt, run);
+  // the learner's own text came back with it
+  assert.equal((await state(page)).info.vocab_size, 25);
+  assert.equal(await gpt.getByLabel('my own text').isChecked(), true);
+  assert.match(await gpt.locator('attn-gpt-settings textarea').inputValue(), /^It is a truth/);
 
-    // Discard forgets the save: the next reload offers nothing
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    await offer(gpt).waitFor({ state: 'visible' });
-    await offer(gpt).getByRole('button', { name: 'Discard' }).click();
-    await offer(gpt).waitFor({ state: 'hidden' });
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    await waitStatus(page, 'idle');
-    await page.waitForTimeout(500);
-    assert.equal(await offer(gpt).isVisible(), false);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-});
+  // Discard forgets the save: the next reload offers nothing
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await offer(gpt).waitFor({ state: 'visible' });
+  await offer(gpt).getByRole('button', { name: 'Discard' }).click();
+  await offer(gpt).waitFor({ state: 'hidden' });
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await waitStatus(page, 'idle');
+  await page.waitForTimeout(500);
+  assert.equal(await offer(gpt).isVisible(), false);
+}, { hash: '#s9' }));
 
-test('a crashed worker offers to resume from the last save', async () => {
-  const { page, context, problems } = await openPage(browser, `${base}#s9`);
-  try {
-    const gpt = page.locator('attn-gpt-train');
-    await waitStatus(page, 'idle');
-    const run = await trainPastASave(page, gpt);
-    await gpt.evaluate((el) => el.crashWorkerForTest());
-    await waitStatus(page, 'crashed');
-    assert.match(await gpt.locator('.panel > .msg.bad').innerText(), /The training worker stopped \(.*crashed/);
-    await resumeAndCheck(page, gpt, run);
-    assert.equal((await state(page)).info.vocab_size, 63, 'the default corpus');
-  } finally {
-    await context.close();
-  }
-  const left = problems.filter((p) => !/a test asked it to/.test(p));
-  assert.deepEqual(left, [], 'console errors/warnings or failed requests');
-});
+test('a crashed worker offers to resume from the last save', () => withPage(async (page) => {
+  const gpt = page.locator('attn-gpt-train');
+  await waitStatus(page, 'idle');
+  const run = await trainPastASave(page, gpt);
+  await gpt.evaluate((el) => el.crashWorkerForTest());
+  await waitStatus(page, 'crashed');
+  assert.match(await gpt.locator('.panel > .msg.bad').innerText(), /The training worker stopped \(.*crashed/);
+  await resumeAndCheck(page, gpt, run);
+  assert.equal((await state(page)).info.vocab_size, 63, 'the default corpus');
+}, { hash: '#s9', aside: (text) => /a test asked it to/.test(text) })); // the crash it asked for is logged
 
-test('edited lesson weights survive a reload (the URL hash)', async () => {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
-    await input.fill('20');
-    await page.waitForFunction(() => location.hash.includes('head='));
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.equal(await input.inputValue(), '20');
-    assert.equal(await page.locator('attn-matrix#out td[data-row="0"][data-col="0"]').textContent(), '20.00');
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
+test('edited lesson weights survive a reload (the URL hash)', () => withPage(async (page) => {
+  const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
+  await input.fill('20');
+  await page.waitForFunction(() => location.hash.includes('head='));
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await input.inputValue(), '20');
+  assert.equal(await page.locator('attn-matrix#out td[data-row="0"][data-col="0"]').textContent(), '20.00');
+}));

@@ -6,10 +6,9 @@
 // Run from the repo root after ./build.sh:
 //   node --test --test-concurrency=1 tests/page/readonly.test.mjs
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, stop } from './server.mjs';
-import { closeBrowser, launch, openPage } from './browser.mjs';
+import { pageSuite } from './browser.mjs';
 
 // Every lesson widget of index.html (all of them have controls or editable grids).
 const LESSON = ['attn-bigram', 'attn-examples', 'attn-bigram-split', 'attn-schemes', 'attn-sum-norm',
@@ -21,29 +20,7 @@ const LESSON = ['attn-bigram', 'attn-examples', 'attn-bigram-split', 'attn-schem
 const EDITABLE = ['attn-head', 'attn-value-change', 'attn-note-cross', 'attn-sum-norm', 'attn-softmax-steps',
   'attn-note-scale', 'attn-compare-words'];
 
-let browser;
-let base;
-
-before(async () => {
-  base = await start();
-  browser = await launch();
-});
-
-after(async () => {
-  await closeBrowser(browser);
-  await stop();
-});
-
-/** Opens index.html, runs `fn(page)`, then asserts no console error/warning happened. */
-async function withPage(fn) {
-  const { page, context, problems } = await openPage(browser, base);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'console errors/warnings or failed requests');
-}
+const { withPage } = pageSuite();
 
 /** Sets or removes `readonly` on the first element of each tag; resolves once each has re-rendered. */
 const setReadonly = (page, tags, on) => page.evaluate(({ tags, on }) => Promise.all(tags.map((tag) => {
