@@ -6,21 +6,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { sharedPage } from './browser.mjs';
-import { assertClean, button, waitStatus, withGpt as withGptPage } from './gpt-harness.mjs';
+import { SHOTS, pageSuite } from './browser.mjs';
+import { assertClean, button, gptOn, waitStatus } from './gpt-harness.mjs';
 
-const SHOTS = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
-
-// The shared lesson page brings the server and the browser; the test opens its own page
-// at section 9 with a fresh model.
-let shared;
-sharedPage((s) => { shared = s; });
-const withGpt = async (fn, options) => {
-  await mkdir(SHOTS, { recursive: true });
-  return withGptPage(shared.browser, shared.base, fn, options);
-};
+// Each test opens its own page at section 9 with a fresh model.
+const withGpt = gptOn(pageSuite());
 
 /** The number a title or text shows with formatExact: true minus, −∞. */
 const exact = (text) => (text === '−∞' ? -Infinity : Number(text.replace('−', '-')));
@@ -107,7 +97,6 @@ async function lessonPanel(tag, label, row, col) {
 }
 
 test('lesson panels name the sources their widget does not draw; the proofs title each grid', async () => {
-  await mkdir(SHOTS, { recursive: true });
   const m = await lessonPanel('attn-head-probe', 'M', 2, 0);
   assert.match(m.text, /W_q, W_k: the weights of the head above \(its W_q and W_k\), not drawn here\./, m.text);
   const s = await lessonPanel('attn-head-probe', 'scores', 2, 0);
