@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { SHOTS, pageSuite } from './browser.mjs';
 import { assertClean, button, gptOn, waitStatus } from './gpt-harness.mjs';
 
-// Each test opens its own page at section 9 with a fresh model.
-const withGpt = gptOn(pageSuite());
+// The lesson page is shared by the lesson-panel test; each GPT test opens its own page
+// at section 9 with a fresh model.
+const site = pageSuite({ shared: true });
+const withGpt = gptOn(site);
 
 /** The number a title or text shows with formatExact: true minus, −∞. */
 const exact = (text) => (text === '−∞' ? -Infinity : Number(text.replace('−', '-')));
@@ -83,7 +85,7 @@ test('every clicked weight and score explains itself down to the drawn value', (
 
 /** Clicks cell (row, col) of grid `label` in widget `tag` and returns its open panel's text. */
 async function lessonPanel(tag, label, row, col) {
-  const { page } = shared;
+  const { page } = site;
   const widget = page.locator(tag).first();
   const panel = widget.locator('attn-explain');
   await panel.evaluate((el) => el.close());
@@ -119,18 +121,18 @@ test('lesson panels name the sources their widget does not draw; the proofs titl
       const box = await p.panel.boundingBox();
       const x = Math.max(0, Math.min(grid.x, box.x) - 8);
       const y = Math.max(0, Math.min(grid.y, box.y) - 8);
-      const scroll = await shared.page.evaluate(() => [window.scrollX, window.scrollY]);
-      await shared.page.screenshot({ path: `${SHOTS}explain-proofs-sources.png`, fullPage: true, clip: {
+      const scroll = await site.page.evaluate(() => [window.scrollX, window.scrollY]);
+      await site.page.screenshot({ path: `${SHOTS}explain-proofs-sources.png`, fullPage: true, clip: {
         x: x + scroll[0], y: y + scroll[1], width: Math.min(1280 - x, Math.max(grid.x + grid.width, box.x + box.width) - x + 16),
         height: Math.max(grid.y + grid.height, box.y + box.height) - y + 16 } });
     }
   }
   assert.notEqual(titles[0], titles[1]);
   // In Chinese the names are said in Chinese.
-  await shared.page.evaluate(() => document.querySelector('[data-lang="zh"]')?.click());
+  await site.page.evaluate(() => document.querySelector('[data-lang="zh"]')?.click());
   const zh = await lessonPanel('attn-proofs', 'masked_after', 1, 3);
   assert.match(zh.text, /这里没有画出来/, zh.text);
   assert.match(zh.text, /有掩码，改动后/, zh.text);
-  await shared.page.evaluate(() => document.querySelector('[data-lang="en"]')?.click());
+  await site.page.evaluate(() => document.querySelector('[data-lang="en"]')?.click());
   await zh.panel.evaluate((el) => el.close());
 });
