@@ -19,9 +19,9 @@ mod rows;
 #[cfg(target_arch = "wasm32")]
 mod simd128;
 
-pub use dispatch::{available_levels, force_level, force_portable, simd_level};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use dispatch::level; // for `dispatch!`, which only asks on x86_64
+pub use dispatch::{available_levels, force_level, force_portable, simd_level};
 pub(crate) use dispatch::{dispatch, kernel};
 pub use elementwise::{exp, gelu, gelu_grad, normal_cdf, normal_pdf};
 pub use matmul::{
