@@ -229,24 +229,31 @@ impl Matrix {
         if (self.rows, self.cols) != (b.rows, b.cols) {
             return f64::INFINITY;
         }
-        self.data
-            .iter()
-            .zip(&b.data)
-            .map(|(x, y)| {
-                let d = (x - y).abs();
-                if d.is_nan() {
-                    f64::INFINITY
-                } else {
-                    d
-                }
-            })
-            .fold(0.0, f64::max)
+        max_abs_diff(&self.data, &b.data)
     }
 
     /// True when every element is finite.
     pub fn is_finite(&self) -> bool {
         self.data.iter().all(|v| v.is_finite())
     }
+}
+
+/// Max |a − b| over two equal-length slices (∞ if lengths differ or NaN appears).
+pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
+    if a.len() != b.len() {
+        return f64::INFINITY;
+    }
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let d = (x - y).abs();
+            if d.is_nan() {
+                f64::INFINITY
+            } else {
+                d
+            }
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Σᵢ a[i] · b[i], summed left to right.

@@ -5,12 +5,14 @@
 //! and the Chinese one must have every code, the same params, and be Chinese.
 
 mod gpt_util;
+mod page_tables;
 use attention_playground::gpt::error::MESSAGES;
 use attention_playground::gpt::{
     from_bytes, state, to_bytes, Dataset, Gpt, GptConfig, GptError, Hyperparams, Trainer, Vocab,
 };
 use gpt_util::with_header;
-use std::collections::{BTreeSet, HashMap};
+use page_tables::check_page_table;
+use std::collections::BTreeSet;
 
 fn tiny() -> Hyperparams {
     Hyperparams::preset("tiny").unwrap()
@@ -301,47 +303,6 @@ fn state_errors_say_what_they_said() {
     );
 }
 
-/// The placeholders `{name}` of a template, in order of first use.
-fn placeholders(s: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = s;
-    while let Some(i) = rest.find('{') {
-        rest = &rest[i + 1..];
-        if let Some(j) = rest.find('}') {
-            let name = &rest[..j];
-            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                out.insert(name.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// `'err.gpt…': '…'` entries of one language's block of part-gpt.js (JS string literals
-/// in single or double quotes, `\'` and `\"` escapes).
-fn js_table(block: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    for line in block.lines() {
-        let line = line.trim();
-        let Some(rest) = line.strip_prefix("'err.gpt.") else {
-            continue;
-        };
-        let (key, rest) = rest.split_once("': ").expect("key: value");
-        let quote = rest.chars().next().unwrap();
-        let mut value = String::new();
-        let mut chars = rest[1..].chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => value.push(chars.next().unwrap()),
-                c if c == quote => break,
-                c => value.push(c),
-            }
-        }
-        out.insert(format!("gpt.{key}"), value);
-    }
-    out
-}
-
 #[test]
 fn codes_are_unique_and_the_page_tables_say_them() {
     let mut seen = BTreeSet::new();
@@ -349,34 +310,7 @@ fn codes_are_unique_and_the_page_tables_say_them() {
         assert!(code.starts_with("gpt."), "{code}");
         assert!(seen.insert(*code), "{code} twice");
     }
-    let js = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/www/js/i18n/part-gpt.js"
-    ))
-    .unwrap();
-    let zh_at = js.find("\n  zh: {").expect("a zh block");
-    let (en, zh) = (js_table(&js[..zh_at]), js_table(&js[zh_at..]));
-    for (code, english) in MESSAGES {
-        assert_eq!(
-            en.get(*code).map(String::as_str),
-            Some(*english),
-            "en {code}"
-        );
-        let chinese = zh.get(*code).unwrap_or_else(|| panic!("zh {code} missing"));
-        assert!(
-            chinese
-                .chars()
-                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
-            "zh {code} is not Chinese: {chinese}"
-        );
-        assert_eq!(placeholders(chinese), placeholders(english), "zh {code}");
-    }
-    for code in en.keys().chain(zh.keys()) {
-        assert!(
-            seen.contains(code.as_str()),
-            "{code} is in part-gpt.js but not the core"
-        );
-    }
+    check_page_table("www/js/i18n/part-gpt.js", "\n  zh: {", MESSAGES, &seen);
 }
 
 #[test]

@@ -4,8 +4,10 @@
 
 use attention_playground::wasm::gpt::GptLab;
 use serde::Deserialize;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
+use web_util::message;
+
+mod web_util;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -21,16 +23,6 @@ fn corpus() -> String {
         .map(|i| words[(i * 7 + i / 3) % 4])
         .collect::<String>()[..4000]
         .to_string()
-}
-
-fn message<T, E: Into<JsValue>>(r: Result<T, E>) -> String {
-    match r {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => js_sys::Error::from(e.into())
-            .message()
-            .as_string()
-            .unwrap_or_default(),
-    }
 }
 
 fn load(bytes: &[u8], text: Option<String>) -> GptLab {

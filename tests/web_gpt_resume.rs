@@ -3,8 +3,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use attention_playground::wasm::gpt::GptLab;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
+use web_util::message;
+
+mod web_util;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -14,16 +16,6 @@ fn corpus() -> String {
 
 const SMALL_TINY: &str =
     r#"{"preset": "tiny", "n_embd": 16, "n_head": 2, "batch_size": 8, "lr": 0.01}"#;
-
-fn message<T, E: Into<JsValue>>(r: Result<T, E>) -> String {
-    match r {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => js_sys::Error::from(e.into())
-            .message()
-            .as_string()
-            .unwrap_or_default(),
-    }
-}
 
 fn bits(v: Vec<f32>) -> Vec<u32> {
     v.into_iter().map(f32::to_bits).collect()

@@ -24,7 +24,6 @@ pub use ops::{
 
 use serde::Serialize;
 
-use crate::lesson::ser;
 use crate::tensor::{shape_err, Matrix, ShapeError};
 
 /// The three projections of one head, each (d, C) in `nn.Linear` layout.
@@ -105,25 +104,16 @@ impl HeadWeights {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HeadGrads {
     /// (T_out, T_in) ∂L/∂weights and ∂L/∂scores (after the mask's backward).
-    #[serde(serialize_with = "ser::matrix")]
     pub dweights: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub dscores: Matrix,
     /// (T_out, d), (T_in, d), (T_in, d_v)
-    #[serde(serialize_with = "ser::matrix")]
     pub dq: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub dk: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub dv: Matrix,
     /// (d, C) each, and (T, C) for x (self-attention: x feeds q, k and v).
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub d_w_q: Option<Matrix>,
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub d_w_k: Option<Matrix>,
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub d_w_v: Option<Matrix>,
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub dx: Option<Matrix>,
 }
 

@@ -152,6 +152,19 @@ pub struct Hyperparams {
 pub const PRESETS: [&str; 3] = ["tiny", "small", "cpu"];
 
 impl Hyperparams {
+    /// A loaded model's shape (`c`) with these training settings (batch size, lr, weight
+    /// decay, mask): a checkpoint fixes the shape, the learner the rest.
+    pub fn on_model(self, c: &GptConfig) -> Hyperparams {
+        Hyperparams {
+            n_layer: c.n_layer,
+            n_head: c.n_head,
+            n_embd: c.n_embd,
+            block_size: c.block_size,
+            bias: c.bias,
+            ..self
+        }
+    }
+
     /// tiny (1, 4, 32, 8, 32), small (2, 4, 64, 32, 16), cpu (4, 4, 128, 64, 12) as
     /// (n_layer, n_head, n_embd, block_size, batch_size); lr 1e-3, wd 0.1, biases on.
     pub fn preset(name: &str) -> Result<Hyperparams, GptError> {

@@ -100,17 +100,15 @@ pub fn from_bytes(bytes: &[u8], text: &str) -> Result<Trainer, GptError> {
     }
     let data = Dataset::with_vocab(text, vocab)?;
     let c = &model.config;
-    let hp = Hyperparams {
-        n_layer: c.n_layer,
-        n_head: c.n_head,
-        n_embd: c.n_embd,
-        block_size: c.block_size,
-        bias: c.bias,
+    // The shape fields of the preset are replaced by the model's in on_model.
+    let settings = Hyperparams {
         batch_size: h.batch_size,
         lr: h.lr,
         weight_decay: h.weight_decay,
         causal: h.causal,
+        ..Hyperparams::preset("tiny")?
     };
+    let hp = settings.on_model(c);
     hp.validate(c.vocab_size)?;
     let mut tr = Trainer::from_parts(model, data, hp, h.seed)?;
     let (m, v) = moments.split_at(4 * h.n_params);

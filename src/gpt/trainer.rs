@@ -52,14 +52,7 @@ impl Trainer {
         let (model, vocab) = checkpoint::from_bytes(bytes)?;
         let data = Dataset::with_vocab(text, vocab)?;
         let c = &model.config;
-        let hp = Hyperparams {
-            n_layer: c.n_layer,
-            n_head: c.n_head,
-            n_embd: c.n_embd,
-            block_size: c.block_size,
-            bias: c.bias,
-            ..hp
-        };
+        let hp = hp.on_model(c);
         hp.validate(c.vocab_size)?;
         Trainer::from_parts(model, data, hp, seed)
     }

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::head_extras::run_head;
-use super::{clean_trace, fail, ser, LessonError, TraceView};
+use super::{clean_trace, fail, LessonError, TraceView};
 use crate::attention::HeadWeights;
 use crate::tensor::Matrix;
 
@@ -35,7 +35,6 @@ pub fn letters(word: &str) -> Result<Matrix, LessonError> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SequenceRun {
     pub word: String,
-    #[serde(serialize_with = "ser::matrix")]
     pub x: Matrix,
     pub trace: TraceView,
 }

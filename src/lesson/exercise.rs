@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::lesson1_data::{OUT, WEIGHTS, W_K, W_Q, W_V, X};
-use super::{fail, ser, LessonError};
+use super::{fail, LessonError};
 use crate::tensor::Matrix;
 
 /// Blank 1: the score line.
@@ -167,23 +167,16 @@ pub fn numpy_softmax_rows(x: &Matrix) -> Matrix {
 pub struct ExerciseRun {
     /// The three chosen lines of code.
     pub code: [&'static str; 3],
-    #[serde(serialize_with = "ser::matrix")]
     pub q: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub k: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub v: Matrix,
     /// (T, T) after the score line.
-    #[serde(serialize_with = "ser::matrix")]
     pub scores: Matrix,
     /// (T, T) after the mask line (−∞ in marked cells).
-    #[serde(serialize_with = "ser::matrix")]
     pub masked_scores: Matrix,
     /// (T, T) after the softmax line (NaN where a line was fully masked).
-    #[serde(serialize_with = "ser::matrix")]
     pub weights: Matrix,
     /// (T, d_v) weights @ V.
-    #[serde(serialize_with = "ser::matrix")]
     pub out: Matrix,
     pub row_sums: Vec<f64>,
     pub col_sums: Vec<f64>,
@@ -193,9 +186,7 @@ pub struct ExerciseRun {
     pub out_max_err: f64,
     /// Both within 1e-12 of the expected numbers.
     pub matches_expected: bool,
-    #[serde(serialize_with = "ser::matrix")]
     pub expected_weights: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub expected_out: Matrix,
 }
 

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::{check_matrix, clean_trace, fail, ser, LessonError, TraceView};
+use super::{check_matrix, clean_trace, fail, LessonError, TraceView};
 use crate::attention::{attend, head_forward, HeadTrace, HeadWeights};
 use crate::tensor::{causal_or_none, dot, Matrix};
 
@@ -36,14 +36,11 @@ pub fn compatibility(w: &HeadWeights) -> Matrix {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoreTwoWays {
     /// (C, C) compatibility matrix.
-    #[serde(serialize_with = "ser::matrix")]
     pub m: Matrix,
     pub m_symmetric: bool,
     /// (T, T) q kᵀ (unscaled).
-    #[serde(serialize_with = "ser::matrix")]
     pub scores_qk: Matrix,
     /// (T, T) x M xᵀ.
-    #[serde(serialize_with = "ser::matrix")]
     pub scores_m: Matrix,
     /// max |scores_qk − scores_m| (0 up to rounding).
     pub max_err: f64,

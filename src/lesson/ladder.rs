@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::{
-    check_count, check_finite, check_matrix, check_the_matrix, fail, ser, LessonError, MAX_SIDE,
+    check_count, check_finite, check_matrix, check_the_matrix, fail, LessonError, MAX_SIDE,
 };
 use crate::schemes::{
     loop_average, lower_triangular_ones, matrix_average, normalize_rows, softmax_average,
@@ -20,10 +20,8 @@ use crate::tensor::{softmax_row, Matrix};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rung {
     /// (T, T)
-    #[serde(serialize_with = "ser::matrix")]
     pub weights: Matrix,
     /// (T, C)
-    #[serde(serialize_with = "ser::matrix")]
     pub out: Matrix,
 }
 
@@ -184,13 +182,10 @@ pub struct Directions {
     pub col_sums: Vec<f64>,
     pub total: f64,
     /// a[r][c] / row_sums[r]: each row sums to 1 (attention, LayerNorm's axis).
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub by_rows: Option<Matrix>,
     /// a[r][c] / col_sums[c]: each column sums to 1 (BatchNorm's axis).
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub by_columns: Option<Matrix>,
     /// a[r][c] / total: the whole matrix sums to 1.
-    #[serde(serialize_with = "ser::opt_matrix")]
     pub whole: Option<Matrix>,
 }
 
@@ -224,10 +219,8 @@ pub struct KeepdimTrap {
     /// (T,) the row sums.
     pub sums: Vec<f64>,
     /// (T, T) a[r][c] / sums[r]: sums kept as (T, 1), broadcast along columns.
-    #[serde(serialize_with = "ser::matrix")]
     pub right: Matrix,
     /// (T, T) a[r][c] / sums[c]: a (T,) vector broadcasts as (1, T), along rows.
-    #[serde(serialize_with = "ser::matrix")]
     pub wrong: Matrix,
     pub right_row_sums: Vec<f64>,
     pub wrong_row_sums: Vec<f64>,

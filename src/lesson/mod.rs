@@ -91,62 +91,16 @@ pub fn check_finite(name: &str, values: &[f64]) -> Result<(), LessonError> {
     }
 }
 
-/// Serialisers for the wasm contract: a `Matrix` becomes `{ rows, cols, data }`.
-pub mod ser {
-    use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
-
-    use crate::tensor::Matrix;
-
-    /// `{ rows, cols, data }` with `data` row-major.
-    pub fn matrix<S: Serializer>(m: &Matrix, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Matrix", 3)?;
-        st.serialize_field("rows", &m.rows)?;
-        st.serialize_field("cols", &m.cols)?;
-        st.serialize_field("data", &m.data)?;
-        st.end()
-    }
-
-    /// A list of matrices (a batch), each `{ rows, cols, data }`.
-    pub fn matrices<S: Serializer>(ms: &[Matrix], s: S) -> Result<S::Ok, S::Error> {
-        struct One<'a>(&'a Matrix);
-        impl serde::Serialize for One<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                matrix(self.0, s)
-            }
-        }
-        let mut seq = s.serialize_seq(Some(ms.len()))?;
-        for m in ms {
-            seq.serialize_element(&One(m))?;
-        }
-        seq.end()
-    }
-
-    /// `null` or `{ rows, cols, data }`.
-    pub fn opt_matrix<S: Serializer>(m: &Option<Matrix>, s: S) -> Result<S::Ok, S::Error> {
-        match m {
-            Some(m) => matrix(m, s),
-            None => s.serialize_none(),
-        }
-    }
-}
-
 /// One head's forward pass as the page draws it (every intermediate).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TraceView {
-    #[serde(serialize_with = "ser::matrix")]
     pub q: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub k: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub v: Matrix,
     pub scale: f64,
-    #[serde(serialize_with = "ser::matrix")]
     pub scores: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub masked_scores: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub weights: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub out: Matrix,
     pub fully_masked_rows: Vec<usize>,
 }
@@ -178,20 +132,4 @@ pub(crate) fn clean_trace(t: HeadTrace) -> Result<TraceView, LessonError> {
     Ok(TraceView::from(t))
 }
 
-/// Max |a − b| over two equal-length slices (∞ if lengths differ or NaN appears).
-pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
-    if a.len() != b.len() {
-        return f64::INFINITY;
-    }
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| {
-            let d = (x - y).abs();
-            if d.is_nan() {
-                f64::INFINITY
-            } else {
-                d
-            }
-        })
-        .fold(0.0, f64::max)
-}
+pub use crate::tensor::max_abs_diff;

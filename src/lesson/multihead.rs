@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::proofs::naive_attention;
 use super::rng::Rng;
-use super::{check_size, ser, LessonError};
+use super::{check_size, LessonError};
 use crate::attention::{attend, score_scale};
 use crate::tensor::{causal_or_none, Matrix};
 
@@ -52,10 +52,8 @@ pub struct MultiHeadCheck {
     pub max_err: f64,
     pub allclose: bool,
     /// (T, T) weights of head (0, 0), for drawing.
-    #[serde(serialize_with = "ser::matrix")]
     pub head0_weights: Matrix,
     /// (T, d) output of head (0, 0) from the batched path.
-    #[serde(serialize_with = "ser::matrix")]
     pub head0_out: Matrix,
 }
 

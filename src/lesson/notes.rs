@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_size, clean_trace, ser, LessonError, TraceView};
+use super::{check_size, clean_trace, LessonError, TraceView};
 use crate::attention::{attend, linear_forward, score_scale, HeadWeights};
 use crate::explain::{explain_head, Cell, Explanation, HeadInputs};
 use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
@@ -69,10 +69,8 @@ pub fn batched_head(
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BatchIndependence {
     /// The two input sequences before, each (T, C).
-    #[serde(serialize_with = "ser::matrices")]
     pub x_before: Vec<Matrix>,
     /// The batch after sequence 1 was redrawn.
-    #[serde(serialize_with = "ser::matrices")]
     pub x_after: Vec<Matrix>,
     pub before: Vec<TraceView>,
     pub after: Vec<TraceView>,
@@ -174,7 +172,6 @@ pub struct NormCounterexample {
     /// (C,) the shared sample.
     pub sample: Vec<f64>,
     /// (B, C) the two batches; row 0 of each is the sample.
-    #[serde(serialize_with = "ser::matrices")]
     pub batches: Vec<Matrix>,
     /// (C,) BatchNorm of the sample in batch 0 and in batch 1: they differ.
     pub batchnorm: Vec<Vec<f64>>,

@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use super::{
-    check_count, check_size, clean_trace, fail, max_abs_diff, ser, LessonError, TraceView, MAX_SIDE,
+    check_count, check_size, clean_trace, fail, max_abs_diff, LessonError, TraceView, MAX_SIDE,
 };
 use crate::attention::{head_forward, HeadWeights};
 use crate::tensor::Matrix;
@@ -70,7 +70,6 @@ pub fn embed(word: &str, positions: bool) -> Result<Matrix, LessonError> {
 pub struct OrderRun {
     pub word: String,
     /// (T, 2) embedded input.
-    #[serde(serialize_with = "ser::matrix")]
     pub x: Matrix,
     pub trace: TraceView,
 }

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_count, check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
+use super::{check_count, check_finite, check_size, fail, LessonError, MAX_SIDE};
 use crate::tensor::{causal_mask, dot, masked_fill, softmax_row, Matrix};
 
 /// Weights from scores and the output they give.
@@ -45,13 +45,10 @@ pub fn weighted_output(scores: &[f64], values: &[f64]) -> Result<WeightedOutput,
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WrongAxis {
     /// B masked score matrices (T, T).
-    #[serde(serialize_with = "ser::matrices")]
     pub scores: Vec<Matrix>,
     /// softmax(dim=-1): over sources, each row sums to 1.
-    #[serde(serialize_with = "ser::matrices")]
     pub right: Vec<Matrix>,
     /// softmax(dim=1): over receivers, each column sums to 1 instead.
-    #[serde(serialize_with = "ser::matrices")]
     pub wrong: Vec<Matrix>,
     /// Row sums of `wrong`, per batch element: not 1.
     pub wrong_row_sums: Vec<Vec<f64>>,
@@ -107,9 +104,7 @@ pub fn wrong_axis(seed: u64, b_len: usize, t_len: usize) -> Result<WrongAxis, Le
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShiftValues {
     pub c: f64,
-    #[serde(serialize_with = "ser::matrix")]
     pub out: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub out_shifted: Matrix,
     /// max |out_shifted − (out + c)|: rounding only.
     pub max_err: f64,

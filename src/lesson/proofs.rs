@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_size, ser, LessonError};
+use super::{check_size, LessonError};
 use crate::attention::{attend, attend_backward};
 use crate::tensor::{causal_or_none, Matrix};
 
@@ -70,7 +70,6 @@ pub fn naive_attention(
 pub struct ManualVsNaive {
     /// max |attend − naive| (float64 rounding, ≈ 2.22e-16).
     pub max_err: f64,
-    #[serde(serialize_with = "ser::matrix")]
     pub out: Matrix,
 }
 
@@ -95,9 +94,7 @@ pub fn manual_vs_naive(
 /// Analytic gradient against central differences for one of Q, K, V.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradCheckOne {
-    #[serde(serialize_with = "ser::matrix")]
     pub analytic: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub numeric: Matrix,
     /// max |a − n| / max(|a|, |n|, 1): relative for gradients above 1, absolute
     /// below (central differences carry ≈ ε·|L|/h ≈ 1e-9 of noise on any entry).
@@ -188,13 +185,9 @@ pub struct FutureChange {
     pub with_mask: f64,
     /// The same without the mask: not 0.
     pub without_mask: f64,
-    #[serde(serialize_with = "ser::matrix")]
     pub masked_before: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub masked_after: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub unmasked_before: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub unmasked_after: Matrix,
 }
 

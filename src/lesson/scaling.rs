@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::rng::Rng;
-use super::{check_count, check_finite, check_size, fail, ser, LessonError, MAX_SIDE};
+use super::{check_count, check_finite, check_size, fail, LessonError, MAX_SIDE};
 use crate::tensor::{causal_or_none, dot, masked_fill, softmax_row, softmax_rows, Matrix};
 
 /// Tokens in the slider demo.
@@ -25,18 +25,13 @@ pub struct DkSlider {
     /// 1/√d_k when scaled, else 1.
     pub scale: f64,
     /// (T, d_k) the first d_k dimensions of the seeded q and k.
-    #[serde(serialize_with = "ser::matrix")]
     pub q: Matrix,
-    #[serde(serialize_with = "ser::matrix")]
     pub k: Matrix,
     /// (T, T) q kᵀ · scale over the first d_k dimensions.
-    #[serde(serialize_with = "ser::matrix")]
     pub scores: Matrix,
     /// (T, T) scores with −∞ above the diagonal when the mask is on.
-    #[serde(serialize_with = "ser::matrix")]
     pub masked_scores: Matrix,
     /// (T, T) softmax by rows.
-    #[serde(serialize_with = "ser::matrix")]
     pub weights: Matrix,
     /// Standard deviation of all T·T scores (≈ √d_k unscaled, ≈ 1 scaled).
     pub score_std: f64,

@@ -3,7 +3,8 @@
 //! code: the English equal to the core's, the Chinese with the same params.
 
 use super::*;
-use std::collections::{BTreeSet, HashMap};
+use crate::page_tables::{check_page_table, placeholders};
+use std::collections::BTreeSet;
 
 fn check(e: ExplainError, code: &str, english: &str) {
     assert_eq!(e.to_string(), english);
@@ -95,36 +96,6 @@ fn errors_say_what_they_said_with_a_code() {
     assert_eq!(e.to_string(), lesson.to_string());
 }
 
-/// The placeholders `{name}` of a template.
-fn placeholders(s: &str) -> BTreeSet<String> {
-    s.split('{')
-        .skip(1)
-        .filter_map(|p| p.split_once('}').map(|(name, _)| name.to_string()))
-        .collect()
-}
-
-/// `'err.explain…': '…'` entries of one block of errors-explain.js.
-fn js_table(block: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    for line in block.lines() {
-        let Some(rest) = line.trim().strip_prefix("'err.") else {
-            continue;
-        };
-        let (key, rest) = rest.split_once("': '").expect("key: value");
-        let mut value = String::new();
-        let mut chars = rest.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => value.push(chars.next().unwrap()),
-                '\'' => break,
-                c => value.push(c),
-            }
-        }
-        out.insert(key.to_string(), value);
-    }
-    out
-}
-
 #[test]
 fn codes_are_unique_and_the_page_tables_say_them() {
     let mut seen = BTreeSet::new();
@@ -139,32 +110,10 @@ fn codes_are_unique_and_the_page_tables_say_them() {
             "{code}: {names:?}"
         );
     }
-    let js = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/www/js/i18n/errors-explain.js"
-    ))
-    .unwrap();
-    let zh_at = js.find("export const zh").expect("a zh table");
-    let (en, zh) = (js_table(&js[..zh_at]), js_table(&js[zh_at..]));
-    for (code, english) in MESSAGES {
-        assert_eq!(
-            en.get(*code).map(String::as_str),
-            Some(*english),
-            "en {code}"
-        );
-        let chinese = zh.get(*code).unwrap_or_else(|| panic!("zh {code} missing"));
-        assert!(
-            chinese
-                .chars()
-                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
-            "zh {code} is not Chinese: {chinese}"
-        );
-        assert_eq!(placeholders(chinese), placeholders(english), "zh {code}");
-    }
-    for code in en.keys().chain(zh.keys()) {
-        assert!(
-            seen.contains(code.as_str()),
-            "{code} is in the page's table but not the core"
-        );
-    }
+    check_page_table(
+        "www/js/i18n/errors-explain.js",
+        "export const zh",
+        MESSAGES,
+        &seen,
+    );
 }

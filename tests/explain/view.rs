@@ -3,6 +3,20 @@
 use super::*;
 use crate::common::Rng;
 
+/// A GPT head's view from its q, k, v grids: no projections (a GPT's x and W are not
+/// drawn beside its heads), nothing stored yet.
+fn gpt_view<'a>([q, k, v]: [&'a dyn Grid; 3], mask: &'a Mask, scale: f64) -> HeadView<'a> {
+    HeadView {
+        q,
+        k,
+        v,
+        mask,
+        scale,
+        projections: None,
+        drawn: None,
+    }
+}
+
 #[test]
 fn a_gpt_head_in_f32_buffers_explains_itself_through_strided_views() {
     // qkv (T, 3C) with C = n_head · hs = 2 · 3; head 1 of a 4-token sequence.
@@ -16,15 +30,7 @@ fn a_gpt_head_in_f32_buffers_explains_itself_through_strided_views() {
     let (q, k, v) = (view_of(0), view_of(1), view_of(2));
     let mask = causal_mask(t_len, t_len);
     let scale = 1.0 / (hs as f64).sqrt();
-    let view = HeadView {
-        q: &q,
-        k: &k,
-        v: &v,
-        mask: &mask,
-        scale,
-        projections: None,
-        drawn: None,
-    };
+    let view = gpt_view([&q, &k, &v], &mask, scale);
     let to_matrix = |g: &Strided<f32>| Matrix::from_fn(t_len, hs, |r, c| g.at(r, c));
     let trace = attention_playground::attention::attend(
         to_matrix(&q),
@@ -80,17 +86,12 @@ fn a_view_with_its_drawn_matrices_ends_on_the_stored_numbers() {
         Strided::new(&stored[2], 0, t_len, d, d).unwrap(),
     );
     let view = HeadView {
-        q: &q,
-        k: &k,
-        v: &v,
-        mask: &mask,
-        scale,
-        projections: None,
         drawn: Some(Drawn {
             masked_scores: &masked_scores,
             weights: &weights,
             out: &out,
         }),
+        ..gpt_view([&q, &k, &v], &mask, scale)
     };
     for (kind, g) in [
         (Kind::Score, &masked_scores),

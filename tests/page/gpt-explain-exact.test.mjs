@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, pageSuite } from './browser.mjs';
-import { assertClean, button, gptOn, waitStatus } from './gpt-harness.mjs';
+import { assertClean, gptOn, openPretrained } from './gpt-harness.mjs';
 
 // The lesson page is shared by the lesson-panel test; each GPT test opens its own page
 // at section 9 with a fresh model.
@@ -18,11 +18,8 @@ const withGpt = gptOn(site);
 const exact = (text) => (text === '−∞' ? -Infinity : Number(text.replace('−', '-')));
 
 test('every clicked weight and score explains itself down to the drawn value', () => withGpt(async (page, gpt) => {
-  await button(gpt, 'Open the pretrained small model').click();
-  await waitStatus(page, 'loaded');
+  await openPretrained(page, gpt);
   const inspect = gpt.locator('attn-gpt-inspect');
-  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
-    .querySelector('attn-gpt-inspect').dataset.heads === '8');
   await inspect.getByLabel('both').check();
   const panel = inspect.locator('attn-explain');
   const labels = await inspect.evaluate((el) => [...el.shadowRoot.querySelectorAll('attn-matrix')]

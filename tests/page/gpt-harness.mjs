@@ -28,6 +28,14 @@ export const waitStatus = (page, status, timeout = 30000) => page.waitForFunctio
   (s) => document.querySelector('attn-gpt-train')?.dataset.status === s, status, { timeout });
 export const button = (gpt, name) => gpt.getByRole('button', { name, exact: true });
 
+/** Opens the pretrained small model that ships with the page and waits for its 8 heads. */
+export async function openPretrained(page, gpt) {
+  await button(gpt, 'Open the pretrained small model').click();
+  await waitStatus(page, 'loaded');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+}
+
 /** Every text the widget shows, through all its shadow roots. */
 export const widgetText = (page) => page.locator('attn-gpt-train').evaluate((host) => {
   const parts = [];

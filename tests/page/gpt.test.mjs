@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHOTS, pageSuite } from './browser.mjs';
-import { assertClean, button, gptOn, state, waitStatus, widgetText } from './gpt-harness.mjs';
+import { assertClean, button, gptOn, openPretrained, state, waitStatus, widgetText } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
 
@@ -56,11 +56,8 @@ test('training starts, shows steps/s, the loss line falls; pause opens every hea
 }));
 
 test('the pretrained model opens: 2 layers × 4 heads, probabilities, greedy generation', () => withGpt(async (page, gpt) => {
-  await button(gpt, 'Open the pretrained small model').click();
-  await waitStatus(page, 'loaded');
+  await openPretrained(page, gpt);
   assert.match(await gpt.locator('.file-msg').innerText(), /Loaded small\.safetensors: 106,176 parameters/);
-  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
-    .querySelector('attn-gpt-inspect').dataset.heads === '8');
   assert.equal(await matrices(gpt).count(), 8);
   const probs = await gpt.locator('attn-gpt-inspect').evaluate((el) => el.state.probs);
   assert.ok(probs[0].p > 0.2, `a trained model is confident after "To be, or not": ${JSON.stringify(probs[0])}`);
@@ -75,10 +72,7 @@ test('the pretrained model opens: 2 layers × 4 heads, probabilities, greedy gen
 }));
 
 test('a clicked GPT weight explains itself: the softmax over its row of q·k/√hs', () => withGpt(async (page, gpt) => {
-  await button(gpt, 'Open the pretrained small model').click();
-  await waitStatus(page, 'loaded');
-  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
-    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+  await openPretrained(page, gpt);
   const inspect = gpt.locator('attn-gpt-inspect');
   const grid = inspect.locator('attn-matrix[label="L2 H3"]');
   const target = grid.locator('td[data-row="7"][data-col="2"]');
@@ -105,11 +99,8 @@ test('a clicked GPT weight explains itself: the softmax over its row of q·k/√
 }));
 
 test('with both heatmaps, an explained weight outlines its row of scores; a score explains its dot product', () => withGpt(async (page, gpt) => {
-  await button(gpt, 'Open the pretrained small model').click();
-  await waitStatus(page, 'loaded');
+  await openPretrained(page, gpt);
   const inspect = gpt.locator('attn-gpt-inspect');
-  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
-    .querySelector('attn-gpt-inspect').dataset.heads === '8');
   await inspect.getByLabel('both').check();
   assert.equal(await matrices(gpt).count(), 16, '8 heads × (scores, weights)');
   const panel = inspect.locator('attn-explain');
