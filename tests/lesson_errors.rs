@@ -510,9 +510,12 @@ fn every_code_the_core_uses_is_in_the_table() {
     let known: BTreeSet<&str> = MESSAGES.iter().chain(SHAPE_MESSAGES).map(|e| e.0).collect();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
     let mut files = vec![format!("{root}/tensor.rs")];
-    for dir in ["lesson", "attention"] {
+    for dir in ["lesson", "attention", "wasm", "wasm/lesson"] {
         for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
-            files.push(entry.unwrap().path().display().to_string());
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                files.push(path.display().to_string());
+            }
         }
     }
     let mut used = BTreeSet::new();

@@ -60,6 +60,17 @@ pub const MESSAGES: Messages = &[
     ("lesson.exercise.axis", "softmax axis “{choice}”: choose last (-1) or receivers (-2)"),
     // notes.rs, proofs.rs
     ("lesson.notes.no_sequence", "sequence {seq} does not exist: the batch has two, 0 and 1"),
+    // wasm/: what the page hands the boundary (checked again there, whatever the page checked)
+    ("lesson.input.rows", "{name} must have between 1 and {max} rows, got {rows}×{cols}"),
+    ("lesson.input.cols", "{name} must have between 1 and {max} columns, got {rows}×{cols}"),
+    ("lesson.input.not_finite", "{name}: entry {i} (row {row}, column {col}) is not a finite number"),
+    ("lesson.input.shape", "{name}: {reason}"),
+    ("lesson.input.malformed", "{what}: {detail}"),
+    ("lesson.input.unknown_matrix", "unknown matrix “{name}”: use x, W_q, W_k or W_v"),
+    ("lesson.input.no_cell", "{name} is {rows}×{cols}: there is no cell ({row}, {col})"),
+    ("lesson.input.trace_no_v", "explainTrace: this trace has no v, so its outputs cannot be explained"),
+    ("lesson.input.trace_scale", "explainTrace: scale must be a positive number, got {value}"),
+    ("lesson.input.wrong_axis", "explainWrongAxis: “{which}”: use right or wrong"),
     // The explanation's own English until explanations carry codes.
     ("lesson.explain", "{detail}"),
     ("lesson.proofs.from_range", "the first changed position must be between 1 and {max} (T − 1) so that earlier positions exist"),

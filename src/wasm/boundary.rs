@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::lesson::MAX_SIDE;
+use super::thrown;
+use crate::lesson::error::{lesson_error, Lesson};
+use crate::lesson::{LessonError, MAX_SIDE};
 use crate::tensor::Matrix;
 
 /// Every result the page gets goes through here.
@@ -23,9 +25,24 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError
     })
 }
 
-/// Reads the page's input object, naming the export in the message.
-pub(crate) fn input<T: for<'de> Deserialize<'de>>(what: &str, v: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("{what}: {e}")))
+/// Reads the page's input object, naming the export in the message (serde's own words
+/// stay the detail).
+pub(crate) fn input<T: for<'de> Deserialize<'de>>(what: &str, v: JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| malformed(what, e))
+}
+
+/// The page handed `what` in a form the core cannot read.
+pub(crate) fn malformed(what: &str, detail: impl std::fmt::Display) -> JsValue {
+    refused(lesson_error!(
+        "lesson.input.malformed",
+        what,
+        detail = detail.to_string()
+    ))
+}
+
+/// A learner-facing refusal of the boundary, with its code.
+pub(crate) fn refused(e: LessonError) -> JsValue {
+    thrown(&e)
 }
 
 /// A matrix as the page sends it: `{ rows, cols, data }`, row-major.
@@ -39,32 +56,50 @@ pub(crate) struct MatIn {
 impl MatIn {
     /// Checked: 1..=MAX_SIDE rows and columns, `rows·cols` finite numbers; the message
     /// names the matrix.
-    pub(crate) fn matrix(self, name: &str) -> Result<Matrix, JsError> {
+    pub(crate) fn matrix(self, name: &str) -> Result<Matrix, JsValue> {
         self.wide_matrix(name, MAX_SIDE)
     }
 
     /// Checked as `matrix`, with up to `max_cols` columns (a head's q and k may be wide).
-    pub(crate) fn wide_matrix(self, name: &str, max_cols: usize) -> Result<Matrix, JsError> {
+    pub(crate) fn wide_matrix(self, name: &str, max_cols: usize) -> Result<Matrix, JsValue> {
         let MatIn { rows, cols, data } = self;
         if rows == 0 || rows > MAX_SIDE {
-            return Err(JsError::new(&format!(
-                "{name} must have between 1 and {MAX_SIDE} rows, got {rows}×{cols}"
+            let max = MAX_SIDE;
+            return Err(refused(lesson_error!(
+                "lesson.input.rows",
+                name,
+                max,
+                rows,
+                cols
             )));
         }
         if cols == 0 || cols > max_cols {
-            return Err(JsError::new(&format!(
-                "{name} must have between 1 and {max_cols} columns, got {rows}×{cols}"
+            let max = max_cols;
+            return Err(refused(lesson_error!(
+                "lesson.input.cols",
+                name,
+                max,
+                rows,
+                cols
             )));
         }
         if let Some(i) = data.iter().position(|v| !v.is_finite()) {
-            return Err(JsError::new(&format!(
-                "{name}: entry {} (row {}, column {}) is not a finite number",
+            let (row, col) = (i / cols, i % cols);
+            return Err(refused(lesson_error!(
+                "lesson.input.not_finite",
+                name,
                 i,
-                i / cols,
-                i % cols
+                row,
+                col
             )));
         }
-        Matrix::from_vec(rows, cols, data).map_err(|e| JsError::new(&format!("{name}: {e}")))
+        Matrix::from_vec(rows, cols, data).map_err(|e| {
+            refused(lesson_error!(
+                "lesson.input.shape",
+                name,
+                reason = e.into_domain::<Lesson>()
+            ))
+        })
     }
 }
 

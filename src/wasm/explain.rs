@@ -22,13 +22,14 @@
 use wasm_bindgen::prelude::*;
 
 use super::lesson::HeadIn;
-use super::{input, thrown, to_js, CrossInput, HeadLab, MatIn};
+use super::{input, refused, thrown, to_js, CrossInput, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
     explain_normalize, explain_scheme, explain_sinusoid, explain_wrong_axis, formula_steps, Axis,
     Cell, ExplainError, FutureGrid, HeadInputs, Kind, Scheme, DEFAULT_MAX_TERMS, FORMULA,
 };
+use crate::lesson::error::lesson_error;
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
 use crate::tensor::{causal_or_none, Mask, Matrix};
 
@@ -98,8 +99,7 @@ pub fn explain_scheme_js(
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
     let scheme = Scheme::parse(scheme).map_err(js_err)?;
-    let m: MatIn = serde_wasm_bindgen::from_value(x)
-        .map_err(|e| JsError::new(&format!("x must be {{ rows, cols, data }}: {e}")))?;
+    let m: MatIn = input("x must be { rows, cols, data }", x)?;
     let x = m.matrix("x")?;
     let cell = cell(kind, row, col)?;
     let e =
@@ -165,30 +165,20 @@ pub fn explain_trace_js(
         v: Option<MatIn>,
         scale: f64,
     }
-    let t: Trace = serde_wasm_bindgen::from_value(trace).map_err(|e| {
-        JsError::new(&format!(
-            "explainTrace: the trace needs q, k, v and scale: {e}"
-        ))
-    })?;
+    let t: Trace = input("explainTrace: the trace needs q, k, v and scale", trace)?;
     // Rows are positions (≤ 64); columns the head size, up to note 6's d_k = 512.
     let m = |n: &str, m: MatIn| m.wide_matrix(n, 1024);
     let (q, k) = (m("q", t.q)?, m("k", t.k)?);
     let v = match t.v {
         Some(v) => m("v", v)?,
         None if kind.starts_with("out") => {
-            return Err(JsError::new(
-                "explainTrace: this trace has no v, so its outputs cannot be explained",
-            )
-            .into())
+            return Err(refused(lesson_error!("lesson.input.trace_no_v")))
         }
         None => Matrix::zeros(k.rows, 1), // read by "out" only
     };
     if !(t.scale.is_finite() && t.scale > 0.0) {
-        return Err(JsError::new(&format!(
-            "explainTrace: scale must be a positive number, got {}",
-            t.scale
-        ))
-        .into());
+        let value = t.scale;
+        return Err(refused(lesson_error!("lesson.input.trace_scale", value)));
     }
     let mask = causal_or_none(causal, q.rows, k.rows);
     let view = crate::explain::HeadView {
@@ -335,11 +325,7 @@ pub fn explain_wrong_axis_js(
     let axis = match which {
         "right" => Axis::Row,
         "wrong" => Axis::Column,
-        _ => {
-            return Err(
-                JsError::new(&format!("explainWrongAxis: “{which}”: use right or wrong")).into(),
-            )
-        }
+        _ => return Err(refused(lesson_error!("lesson.input.wrong_axis", which))),
     };
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_wrong_axis(seed.into(), b, t, 0, axis, cell, terms(max_terms));

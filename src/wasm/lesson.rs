@@ -61,7 +61,7 @@ fn yes() -> bool {
 
 impl HeadIn {
     /// x (T, C) and the weights (d, C), missing ones taken from the h/o/u head.
-    pub(crate) fn head(self) -> Result<(Matrix, HeadWeights), JsError> {
+    pub(crate) fn head(self) -> Result<(Matrix, HeadWeights), JsValue> {
         let (_, x0, w0) = hou_defaults();
         let pick = |m: Option<MatIn>, name: &str, default: Matrix| match m {
             Some(m) => m.matrix(name),

@@ -13,7 +13,7 @@ pub mod gpt;
 pub mod gpt_files;
 pub mod lesson;
 
-pub(crate) use boundary::{input, js_object, to_js, MatIn};
+pub(crate) use boundary::{input, js_object, refused, to_js, MatIn};
 pub(crate) use errors::{error_object, thrown};
 
 use serde::Serialize;
@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::attention::{cross_forward, head_forward, hou_defaults, HeadTrace, HeadWeights};
 use crate::lesson::clean_trace;
+use crate::lesson::error::lesson_error;
 use crate::parse::parse_number;
 use crate::tensor::{causal_or_none, Mask, Matrix};
 
@@ -73,15 +74,13 @@ impl HeadLab {
         }
     }
 
-    fn slot(&mut self, name: &str) -> Result<&mut Matrix, JsError> {
+    fn slot(&mut self, name: &str) -> Result<&mut Matrix, JsValue> {
         match name {
             "x" => Ok(&mut self.x),
             "W_q" => Ok(&mut self.w.w_q),
             "W_k" => Ok(&mut self.w.w_k),
             "W_v" => Ok(&mut self.w.w_v),
-            _ => Err(JsError::new(&format!(
-                "unknown matrix “{name}”: use x, W_q, W_k or W_v"
-            ))),
+            _ => Err(refused(lesson_error!("lesson.input.unknown_matrix", name))),
         }
     }
 
@@ -98,11 +97,15 @@ impl HeadLab {
         let value = parse_number(text).map_err(|e| thrown(&e))?;
         let m = self.slot(name)?;
         if row >= m.rows || col >= m.cols {
-            return Err(JsError::new(&format!(
-                "{name} is {}×{}: there is no cell ({row}, {col})",
-                m.rows, m.cols
-            ))
-            .into());
+            let (rows, cols) = (m.rows, m.cols);
+            return Err(refused(lesson_error!(
+                "lesson.input.no_cell",
+                name,
+                rows,
+                cols,
+                row,
+                col
+            )));
         }
         m.set(row, col, value);
         Ok(value)
@@ -117,7 +120,7 @@ impl HeadLab {
         rows: usize,
         cols: usize,
         data: Vec<f64>,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let m = MatIn { rows, cols, data }.matrix(name)?;
         *self.slot(name)? = m;
         Ok(())
@@ -194,7 +197,7 @@ pub(crate) struct CrossInput {
 }
 
 impl CrossInput {
-    pub(crate) fn parse(input: JsValue, causal: bool) -> Result<CrossInput, JsError> {
+    pub(crate) fn parse(input: JsValue, causal: bool) -> Result<CrossInput, JsValue> {
         use MatIn as M;
         #[derive(serde::Deserialize)]
         struct Input {
@@ -207,8 +210,7 @@ impl CrossInput {
             #[serde(rename = "W_v")]
             w_v: M,
         }
-        let i: Input = serde_wasm_bindgen::from_value(input)
-            .map_err(|e| JsError::new(&format!("cross-attention input: {e}")))?;
+        let i: Input = boundary::input("cross-attention input", input)?;
         let m = |n: &str, m: M| m.matrix(n);
         let x_q = m("x_q", i.x_q)?;
         let x_kv = m("x_kv", i.x_kv)?;

@@ -23,7 +23,7 @@ struct Head {
     scaled: bool,
 }
 
-fn head(h: JsValue, what: &str) -> Result<Head, JsError> {
+fn head(h: JsValue, what: &str) -> Result<Head, JsValue> {
     let h: HeadIn = input(what, h)?;
     let (causal, scaled) = (h.causal, h.scaled);
     let (x, w) = h.head()?;
