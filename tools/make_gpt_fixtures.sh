@@ -8,7 +8,7 @@
 #            never committed). Or set GPT_CORPUS.
 #   OUT_DIR  default tests/fixtures; give a temporary directory to compare before replacing.
 #   PYTHON   a Python with torch, numpy and safetensors (default python3), e.g.
-#            python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch numpy safetensors
+#            python3 -m venv .venv && .venv/bin/pip install torch numpy safetensors (then PYTHON=.venv/bin/python)
 # Made with torch 2.15.0 (CPU, 1 thread). The CPU's vector unit changes float rounding
 # (~1e-7 in logits, ~3e-6 in the weights after 10 AdamW steps), far under the tests'
 # tolerances; on one machine the script gives the same bytes every run.
