@@ -5,6 +5,7 @@
 // this table only), data-i18n-title and data-i18n-aria (aria-label).
 
 import * as TOPICS from './i18n/index.js';
+import { readKey, writeKey } from './storage.js';
 
 const STRINGS = { en: {}, zh: {} };
 
@@ -36,16 +37,8 @@ export const LANGUAGES = ['en', 'zh'];
 const STORAGE_KEY = 'attention-playground.lang';
 const listeners = new Map(); // fn -> the element it re-renders (or null)
 
-function stored() {
-  try {
-    return localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
 function initial() {
-  const saved = stored();
+  const saved = readKey(STORAGE_KEY);
   if (LANGUAGES.includes(saved)) return saved;
   const browser = (navigator.languages?.[0] ?? navigator.language ?? 'en').toLowerCase();
   return browser.startsWith('zh') ? 'zh' : 'en';
@@ -96,11 +89,7 @@ export function applyI18n(root = document) {
 export function setLang(next) {
   if (!LANGUAGES.includes(next)) return;
   lang = next;
-  try {
-    localStorage.setItem(STORAGE_KEY, next);
-  } catch {
-    // storage may be unavailable (private mode, file://): the choice lasts this visit
-  }
+  writeKey(STORAGE_KEY, next); // without storage the choice lasts this visit
   applyI18n();
   listeners.forEach((_, fn) => fn(lang));
 }

@@ -11,6 +11,7 @@ import { AttnWidget, define, h } from '../widget-base.js';
 import { checkInt, checkObject } from '../cell-checks.js';
 import { fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS } from './lesson-css.js';
+import { readKey, writeKey } from '../storage.js';
 
 export const QUIZ_KEY = 'attention-playground.quiz.last';
 const N = 6;
@@ -19,13 +20,9 @@ const DAY = 86400000;
 const REVIEW_DAYS = 2;
 
 function readLast() {
-  try {
-    const v = localStorage.getItem(QUIZ_KEY);
-    const t = v ? Date.parse(v) : NaN;
-    return Number.isFinite(t) ? t : null;
-  } catch {
-    return null;
-  }
+  const v = readKey(QUIZ_KEY);
+  const t = v ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? t : null;
 }
 
 class Quiz extends AttnWidget {
@@ -80,11 +77,7 @@ class Quiz extends AttnWidget {
 
   #check() {
     this.#checked = true;
-    try {
-      localStorage.setItem(QUIZ_KEY, new Date(this.now).toISOString());
-    } catch {
-      // no storage: the review reminder cannot work, the quiz still does
-    }
+    writeKey(QUIZ_KEY, new Date(this.now).toISOString()); // no storage: no reminder, the quiz still works
     this.refresh();
     this.emitChange();
   }
