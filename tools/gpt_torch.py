@@ -13,6 +13,7 @@ same thing; each has -h.
   gpt_torch.py eval --ckpt tiny.safetensors --text "First Ci"
   gpt_torch.py sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
   gpt_torch.py bench --preset tiny --data CORPUS --iters 200 --threads 1
+  gpt_torch.py bench-attention --t 256 --d 64 --threads 1   (causal SDPA forward alone)
 
 The model is nanoGPT's (karpathy/nanoGPT model.py): x = wte[idx] + wpe[0..T); per block
 x += attn(ln_1(x)), x += mlp(ln_2(x)); logits = ln_f(x) @ wteᵀ; mean cross-entropy. Dropout
@@ -460,6 +461,23 @@ def cmd_bench(a):
         "torch": torch.__version__, "engine": "torch", "threads": torch.get_num_threads()}))
 
 
+def cmd_bench_attention(a):
+    """Causal scaled_dot_product_attention forward alone, one head: median ms of --iters."""
+    g = torch.Generator().manual_seed(a.seed)
+    q, k, v = (torch.randn(1, 1, a.t, a.d, generator=g) for _ in range(3))  # (B, NH, T, hs)
+    times = []
+    with torch.no_grad():
+        for i in range(WARMUP_STEPS + a.iters):
+            t0 = time.perf_counter()
+            F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            if i >= WARMUP_STEPS:
+                times.append((time.perf_counter() - t0) * 1e3)
+    print(json.dumps({"op": "attention forward (causal)", "t": a.t, "d": a.d,
+                      "ms_median": round(statistics.median(times), 5), "iters": a.iters,
+                      "torch": torch.__version__, "engine": "torch sdpa",
+                      "threads": torch.get_num_threads()}))
+
+
 # ------------------------------------------------------------------ command line
 def add_model_flags(s):
     s.add_argument("--preset", choices=PRESETS, default="tiny")
@@ -490,6 +508,9 @@ def main(argv=None):
           "--greedy": dict(action="store_true"), "--temperature": dict(type=float, default=1.0),
           "--top-k": I, "--seed": dict(I, default=1337)}),
         ("bench", cmd_bench, True, {"--iters": dict(I, default=200)}),
+        ("bench-attention", cmd_bench_attention, False,
+         {"--t": dict(I, default=256), "--d": dict(I, default=64), "--iters": dict(I, default=2000),
+          "--seed": dict(I, default=1337)}),
     ]
     for name, fn, model_flags, flags in commands:
         s = sub.add_parser(name, help=(fn.__doc__ or name).split("\n")[0])
