@@ -1,0 +1,220 @@
+// How fast a page's first view comes, as a learner on a cold cache sees it: bytes on the
+// wire (gzipped, as a static host serves them), requests, time from navigation to the first
+// number drawn, layout shift while it loads, the longest task, and on the lesson page the
+// time an edit of one W_v cell takes to redraw the head (p50/p95). A benchmark: it prints,
+// asserts nothing.
+//
+//   node tools/bench_load.mjs [--root www|dist/attention-playground] [--runs 5] [--edits 30]
+//                             [--lighthouse] [PAGE ...]
+//
+// PAGE: a path under root (index.html, embed.html, notes-example.html) or `one-head`, a
+// plain course page with a single <attn-head> that the script writes next to widgets.js.
+// --lighthouse also runs Lighthouse (npm, fetched by `npm exec` on first use) against
+// Debian's Chromium (CHROME_PATH) for each page, desktop and mobile.
+
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../tests/page/browser.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return dflt;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const bool = (name) => {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) args.splice(i, 1);
+  return i >= 0;
+};
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const root = path.resolve(REPO, flag('root', 'www'));
+const runs = Number(flag('runs', '5'));
+const edits = Number(flag('edits', '30'));
+const lighthouse = bool('lighthouse');
+const pages = args.length ? args : ['one-head', 'index.html', 'embed.html', 'notes-example.html'];
+
+const ONE_HEAD = '__bench-one-head.html';
+const ONE_HEAD_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A course page with one head</title><script type="module" src="widgets.js"></script></head>
+<body><main style="max-width:44rem;margin:auto;font:16px/1.5 system-ui">
+<h1>Self-attention</h1><p>Each token asks a question (q), offers a key (k) and a value (v).</p>
+<attn-head></attn-head>
+<p>Edit any weight and every number after it changes.</p></main></body></html>`;
+
+const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
+  '.safetensors': 'application/octet-stream' };
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg', '.txt']);
+
+/** A static host: gzip where the browser accepts it (not woff2: already compressed). */
+const server = http.createServer(async (req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  let file = path.normalize(path.join(root, rel));
+  if (!file.startsWith(root)) return res.writeHead(403).end();
+  try {
+    if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
+    let body = await readFile(file);
+    const ext = path.extname(file);
+    const headers = { 'Content-Type': MIME[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' };
+    if (COMPRESSIBLE.has(ext) && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+      body = zlib.gzipSync(body, { level: 9 });
+      headers['Content-Encoding'] = 'gzip';
+    }
+    res.writeHead(200, headers).end(body);
+  } catch {
+    res.writeHead(404).end('not found');
+  }
+});
+
+/** Runs in the page before its scripts: layout shifts, long tasks and the first number. */
+function observe() {
+  const w = (window.__load = { cls: 0, longest: 0, first: null });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) if (!e.hadRecentInput) w.cls += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) w.longest = Math.max(w.longest, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  // the first number drawn: a matrix cell with a digit inside a widget (a shadow root)
+  const seen = () => {
+    const walk = (r, inWidget) => {
+      for (const el of r.querySelectorAll('*')) {
+        if (inWidget && (el.tagName === 'TD' || el.tagName === 'INPUT') && /\d/.test(el.value || el.textContent)) return true;
+        if (el.shadowRoot && walk(el.shadowRoot, true)) return true;
+      }
+      return false;
+    };
+    return walk(document, false);
+  };
+  const tick = () => {
+    if (w.first == null && document.body && seen()) w.first = performance.now();
+    if (w.first == null) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+async function loadOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  let bytes = 0;
+  let requests = 0;
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes += e.encodedDataLength;
+    requests += 1;
+  });
+  await page.addInitScript(observe);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__load.first != null, null, { timeout: 60000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500); // late shifts
+  const m = await page.evaluate(() => ({ ...window.__load }));
+  await context.close();
+  return { bytes, requests, ...m };
+}
+
+/** On the lesson page: edits W_v[0][0] of the head `edits` times; ms until the head's text changed. */
+async function editLatency(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector('html[data-ready="true"]');
+  const times = await page.evaluate(async (n) => {
+    const deep = (root, sel) => {
+      const hit = root.querySelector(sel);
+      if (hit) return hit;
+      for (const el of root.querySelectorAll('*')) {
+        const inner = el.shadowRoot && deep(el.shadowRoot, sel);
+        if (inner) return inner;
+      }
+      return null;
+    };
+    const wv = deep(document, 'attn-matrix#W_v');
+    const input = deep(wv.shadowRoot ?? wv, 'td[data-row="0"][data-col="0"] input');
+    // the head: its <attn-head> on a course page; on the lesson page, the section around W_v
+    const head = document.querySelector('attn-head') ?? wv.getRootNode().host ?? wv.closest('section');
+    const text = (el) => {
+      const parts = [];
+      const walk = (r) => {
+        for (const e of r.querySelectorAll('*')) {
+          if (e.shadowRoot) walk(e.shadowRoot);
+          else if (!e.children.length) parts.push(e.textContent);
+        }
+      };
+      walk(el.shadowRoot ?? el);
+      return parts.join('|');
+    };
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const before = text(head);
+      const t0 = performance.now();
+      input.value = String((i % 7) - 3 + 0.5);
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      while (text(head) === before && performance.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); // the frame it lands in
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, edits);
+  await context.close();
+  return times;
+}
+
+function runLighthouse(url, mobile) {
+  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  const out = execFileSync('npm', ['exec', '--yes', '--', 'lighthouse@12', url, '--quiet', '--output=json',
+    '--only-categories=performance', `--chrome-flags=--headless --no-sandbox --disable-gpu`,
+    ...(mobile ? [] : ['--preset=desktop'])], { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 << 20 });
+  const r = JSON.parse(out);
+  const a = r.audits;
+  return { score: r.categories.performance.score, cls: a['cumulative-layout-shift'].numericValue,
+    lcp: a['largest-contentful-paint'].numericValue, bytes: a['total-byte-weight'].numericValue };
+}
+
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}/`;
+const onePath = path.join(root, ONE_HEAD);
+if (pages.includes('one-head')) await writeFile(onePath, ONE_HEAD_HTML);
+const browser = await launch();
+try {
+  console.log(`root ${path.relative(REPO, root) || '.'}, ${runs} cold loads each (median), gzip, localhost; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
+  console.log(`${'page'.padEnd(22)} ${'KB'.padStart(8)} ${'requests'.padStart(9)} ${'first number ms'.padStart(16)} ${'CLS'.padStart(7)} ${'longest task ms'.padStart(16)}`);
+  for (const p of pages) {
+    const url = `${base}${p === 'one-head' ? ONE_HEAD : p}`;
+    const rs = [];
+    for (let i = 0; i < runs; i++) rs.push(await loadOnce(browser, url));
+    const m = (k) => median(rs.map((r) => r[k]));
+    console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${m('first').toFixed(0).padStart(16)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`);
+  }
+  if (edits > 0) {
+    const t = await editLatency(browser, base);
+    console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms`);
+  }
+  if (lighthouse) {
+    for (const p of pages) {
+      const url = `${base}${p === 'one-head' ? ONE_HEAD : p}`;
+      for (const mobile of [false, true]) {
+        const r = runLighthouse(url, mobile);
+        console.log(`lighthouse ${p} ${mobile ? 'mobile' : 'desktop'}: performance ${r.score}, CLS ${r.cls.toFixed(3)}, LCP ${(r.lcp / 1000).toFixed(2)} s, ${(r.bytes / 1024).toFixed(0)} KB`);
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+  await rm(onePath, { force: true });
+}
