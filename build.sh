@@ -121,9 +121,9 @@ serve() {
   local port=${1:-8000}
   [[ $port =~ ^[0-9]+$ ]] || die "port must be a number, got '$port'"
   build
-  step "serving www/ (Ctrl-C to stop)"
+  step "serving www/ (Ctrl-C to stop), cross-origin isolated (COOP/COEP)"
   echo "Open http://127.0.0.1:$port/"
-  exec python3 -m http.server --bind 127.0.0.1 --directory www "$port"
+  exec python3 tools/serve.py www "$port"
 }
 
 dist() {

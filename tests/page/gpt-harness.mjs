@@ -1,6 +1,6 @@
-// Shared by the GPT page tests (gpt, gpt-bad-input, i18n-errors, persist): open section 9
+// Shared by the GPT page tests (gpt, gpt-bad-input, gpt-parallel*, i18n-errors, persist): open section 9
 // with a fresh model, read the trainer's state and text, wait for a status or a settings
-// message.
+// message; train k data-parallel workers through the page's own GptClient (trainIn).
 
 import assert from 'node:assert/strict';
 import { withPage } from './browser.mjs';
@@ -62,3 +62,35 @@ export async function settingsMsg(page, re, timeout = 15000) {
   return page.locator('attn-gpt-train').evaluate((el) => el.shadowRoot.querySelector('attn-gpt-settings')
     .shadowRoot.querySelector('.msg').textContent);
 }
+
+// Slices of a batch add their gradients in another order than one pass does, and f32
+// sums round differently; over 20 AdamW steps at lr 1e-3 that moves a weight by ~1e-6.
+export const TOL = 1e-4;
+
+/** In the page: `k` workers train the tiny preset `n` steps from seed 1337 on the default
+ *  corpus with wasm build `build`; returns { losses, step, engine, params } (params: Array). */
+export function trainIn(page, { k, n, build, crashAfter = -1 }) {
+  return page.evaluate(async ({ k, n, build, crashAfter }) => {
+    const { GptClient } = await import('./js/gpt-client.js');
+    const client = new GptClient(() => {}, { build });
+    try {
+      const text = await (await fetch('./data/corpus.txt')).text();
+      await client.call('create', { config: { preset: 'tiny', batch_size: 5 }, text, seed: 1337 });
+      await client.call('setWorkers', { k });
+      const losses = [];
+      let engine;
+      for (let i = 0; i < n; i++) {
+        if (i === crashAfter) await client.call('crashGradWorkerForTest');
+        const r = await client.call('steps', { n: 1 });
+        losses.push(...r.losses);
+        engine = r.engine;
+      }
+      const info = await client.call('setWorkers', { k });
+      return { losses, step: info.steps, engine, params: Array.from(await client.call('params')) };
+    } finally {
+      client.terminate();
+    }
+  }, { k, n, build, crashAfter });
+}
+
+export const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);

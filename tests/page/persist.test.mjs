@@ -20,8 +20,12 @@ async function waitSaved(page, step = 1, timeout = SAVE_MS + 20000) {
   return (await state(page)).saved;
 }
 
-/** Trains past one periodic save (no Pause), then a little more: returns what was saved and the step reached. */
+/** Trains past one periodic save (no Pause), then a little more, on two data-parallel
+ *  workers: returns what was saved and the step reached. */
 async function trainPastASave(page, gpt) {
+  const workers = gpt.getByLabel('Workers');
+  await workers.fill('2');
+  await workers.dispatchEvent('change');
   await button(gpt, 'Start').click();
   await waitStatus(page, 'running');
   const t0 = Date.now();
@@ -31,6 +35,7 @@ async function trainPastASave(page, gpt) {
   await page.waitForTimeout(2500); // training goes on past the save
   const s = await state(page);
   assert.equal(s.status, 'running');
+  assert.equal(s.engine.workers, 2, 'two workers share each batch');
   assert.ok(s.step > saved.step, `${s.step} steps now, ${saved.step} saved`);
   return { saved, s, at: Date.now() };
 }
@@ -74,6 +79,7 @@ async function resumeAndCheck(page, gpt, { saved, s: before, at }) {
   assert.ok(p.plot.batch.at(-1)[0] > offered, 'new points after the resumed step');
   assert.ok(p.plot.batch.every(([, y]) => Number.isFinite(y)));
   assert.equal(p.info.steps, p.step);
+  assert.equal(p.engine.workers, 2, 'the resumed run trains on two workers again');
   assert.match(await gpt.locator('.status').innerText(), new RegExp(`Paused at step ${p.step.toLocaleString('en-US')}`));
   await waitSaved(page, p.step, 5000); // Pause saves at once
   return { offered, resumed: r.step };

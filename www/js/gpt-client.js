@@ -16,9 +16,12 @@ export class GptClient {
 
   /** `onEvent(msg)` receives the worker's events; a worker that dies (an uncaught error,
    *  a failed start) rejects every pending call and sends { event: 'stopped', reason:
-   *  'crashed', message }: the page then needs a new GptClient. */
-  constructor(onEvent) {
-    this.#worker = new Worker(new URL('./gpt-worker.js', import.meta.url), { type: 'module' });
+   *  'crashed', message }: the page then needs a new GptClient. `build` ('fma' or
+   *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js). */
+  constructor(onEvent, { build } = {}) {
+    const url = new URL('./gpt-worker.js', import.meta.url);
+    if (build) url.searchParams.set('build', build);
+    this.#worker = new Worker(url, { type: 'module' });
     this.#worker.onmessage = ({ data }) => {
       if (data.event) {
         onEvent(data);

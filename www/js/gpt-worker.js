@@ -51,20 +51,42 @@
 //   crashForTest {}  → null, then an uncaught error in this worker (the page tests'
 //                      stand-in for a crash; GptClient reports it as reason 'crashed')
 
-import init, { GptLab } from '../pkg/attention_playground.js';
+import { GradPool } from './gpt-pool.js';
+import { pickBuild } from './wasm-build.js';
 
 const CHUNK_MS = 100; // one progress event per chunk of steps
 const EVAL_ITERS = 10;
 const SAMPLE_CHARS = 200;
 
-const ready = init();
+// The wasm build: relaxed SIMD (FMA) where this browser validates it, else simd128;
+// `?build=simd128|fma` on this worker's URL forces one (tests, benchmarks).
+const build = pickBuild(new URL(self.location.href).searchParams.get('build'));
+let GptLab = null;
+let pool = null;
+const ready = import(build.module).then(async (mod) => {
+  await mod.default();
+  GptLab = mod.GptLab;
+  pool = new GradPool(build.module, mod.gptSplitRows);
+  pool.resize(defaultWorkers());
+});
 let lab = null;
 let running = false;
 let loop = null; // state of the running loop
+let busy = null; // the chunk of steps in flight (commands wait for it)
 const yieldTick = new MessageChannel(); // a zero-delay yield between chunks
 
+/** One worker per core but the page's own, at least one. */
+function defaultWorkers() {
+  return Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
+}
+
 function info() {
-  return { ...lab.config(), running };
+  return { ...lab.config(), running, engine: engine() };
+}
+
+/** Which path trains: the build ('fma' | 'simd128') and the workers computing gradients. */
+function engine() {
+  return { build: build.name, workers: pool.workers, lost: pool.lost, shared: pool.shared };
 }
 
 function need() {
@@ -102,6 +124,29 @@ const commands = {
     }
     return info();
   },
+  setWorkers: ({ k }) => {
+    pool.resize(Math.max(1, Math.min(64, k >>> 0 || 1)));
+    return lab ? info() : { engine: engine() };
+  },
+  steps: async ({ n }) => {
+    const losses = [];
+    for (let i = 0; i < (n >>> 0); i++) losses.push(await stepOnce());
+    return { losses, step: need().steps(), engine: engine() };
+  },
+  params: () => need().params(),
+  bench: async ({ iters = 200, warmup = 20 }) => {
+    const times = [];
+    for (let i = 0; i < warmup + iters; i++) {
+      const t0 = performance.now();
+      await stepOnce();
+      if (i >= warmup) times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const mid = times.length >> 1;
+    const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+    return { step_ms_median: median, step_ms_min: times[0], tokens_per_s: (lab.tokensPerStep() / median) * 1e3, engine: engine() };
+  },
+  crashGradWorkerForTest: () => pool.crashOneForTest(),
   setCausal: ({ on }) => {
     need().setCausal(Boolean(on));
     return info();
@@ -128,27 +173,45 @@ function schedule() {
   yieldTick.port2.postMessage(null);
 }
 
-yieldTick.port1.onmessage = () => {
+yieldTick.port1.onmessage = async () => {
   if (!running || !lab) return;
   try {
-    chunk();
+    busy = chunk();
+    await busy;
   } catch (err) {
     running = false;
     const crashed = err instanceof WebAssembly.RuntimeError;
     postMessage({ event: 'stopped', reason: crashed ? 'crashed' : 'error', ...errorOf(err) });
     return;
+  } finally {
+    busy = null;
   }
   if (running) schedule();
 };
 
+/** One training step: in this wasm alone, or data-parallel over the pool's workers. */
+function stepOnce() {
+  return pool.wanted > 1 ? pool.step(lab) : lab.step(1)[0];
+}
+
+/** `n` training steps; their losses. One wasm call when there is no pool to wait for. */
+async function steps(n) {
+  if (pool.wanted <= 1) return lab.step(n);
+  const losses = [];
+  for (let i = 0; i < n && running; i++) losses.push(await pool.step(lab));
+  return losses;
+}
+
 /** Runs about CHUNK_MS of steps, then maybe an estimate and a sample. */
-function chunk() {
+async function chunk() {
   const t0 = performance.now();
   if (t0 - loop.lastEval >= Math.max(500, 10 * loop.evalMs)) evaluate();
-  const n = loop.perStep > 0 ? Math.max(1, Math.min(2000, Math.round(CHUNK_MS / loop.perStep))) : 1;
+  const want = loop.perStep > 0 ? Math.max(1, Math.min(2000, Math.round(CHUNK_MS / loop.perStep))) : 1;
   const s0 = performance.now();
-  const losses = lab.step(n);
+  const losses = await steps(want);
+  if (!losses.length) return; // paused before the first step of the chunk
   const ms = performance.now() - s0;
+  const n = losses.length;
   loop.perStep = loop.perStep ? 0.7 * loop.perStep + 0.3 * (ms / n) : ms / n;
   let sum = 0;
   for (const l of losses) sum += l;
@@ -160,7 +223,7 @@ function chunk() {
   }
   const stepsPerSec = (1000 * n) / Math.max(ms, 1e-3);
   postMessage({
-    event: 'progress', step: lab.steps(), loss, stepsPerSec, tokensPerSec: stepsPerSec * lab.tokensPerStep(),
+    event: 'progress', step: lab.steps(), loss, stepsPerSec, tokensPerSec: stepsPerSec * lab.tokensPerStep(), engine: engine(),
   });
   if (performance.now() - loop.lastSample >= Math.max(2500, 10 * loop.sampleMs)) sample();
 }
@@ -197,9 +260,10 @@ self.onmessage = async ({ data }) => {
   const { id, cmd, ...args } = data ?? {};
   try {
     await ready;
+    await busy; // a command never lands between two halves of a step
     const fn = commands[cmd];
     if (!fn) throw new Error(`unknown command ${JSON.stringify(cmd)}`);
-    const result = fn(args);
+    const result = await fn(args);
     const bytes = result instanceof Uint8Array ? result : result?.bytes;
     const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : [];
     postMessage({ id, ok: true, result }, transfer);

@@ -2,7 +2,10 @@
 
 export const TRAIN_CSS = `
   .panel { border-top: 1px solid var(--_line); padding-top: 10px; margin-top: 12px; }
+  .controls { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: center; }
   .controls button { min-width: 5.5rem; }
+  .workers-label { display: inline-flex; gap: 6px; align-items: center; margin-left: auto; font-size: .9rem; }
+  .workers { width: 4rem; }
   .stats { display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: .9rem; margin: 8px 0; }
   .stats b { font-family: var(--_mono); font-variant-numeric: tabular-nums; font-weight: 600; }
   pre.sample { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 11rem; overflow: auto; margin: 4px 0 0;

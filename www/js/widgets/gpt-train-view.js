@@ -40,8 +40,8 @@ export class LiveMessage {
   }
 }
 
-/** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, causal,
- *  save, file, pretrained, resume, discard }: what each control calls. Returns the
+/** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, workers,
+ *  causal, save, file, pretrained, resume, discard }: what each control calls. Returns the
  *  elements the widget updates. */
 export function buildTrainView(root, on) {
   const u = {};
@@ -50,6 +50,9 @@ export function buildTrainView(root, on) {
   u.start = button('gpt.start', on.start, 'primary');
   u.pause = button('gpt.pause', on.pause);
   u.reset = button('gpt.reset', on.reset);
+  const cores = Math.max(1, navigator.hardwareConcurrency || 2);
+  u.workers = h('input', { type: 'number', class: 'workers', min: '1', max: String(Math.max(cores, 8)),
+    value: String(Math.max(1, cores - 1)), onchange: on.workers });
   u.causal = h('input', { type: 'checkbox', onchange: on.causal });
   u.status = h('p', { class: 'status', role: 'status' });
   u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
@@ -70,7 +73,8 @@ export function buildTrainView(root, on) {
     u.offer,
     u.settings,
     h('div', { class: 'panel' },
-      h('div', { class: 'controls' }, u.start, u.pause, u.reset),
+      h('div', { class: 'controls' }, u.start, u.pause, u.reset,
+        h('label', { class: 'workers-label' }, h('span', { 'data-t': 'gpt.workers' }), u.workers)),
       h('label', { class: 'nomask' }, u.causal, h('span', {},
         h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
       u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
@@ -86,10 +90,18 @@ export function buildTrainView(root, on) {
 /** The fixed texts ([data-t]) and the plot's labels, in the language of `t`. */
 export function labelTrainView(root, u, t) {
   for (const node of root.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  u.workers.title = t('gpt.workersHint');
   u.plot.labels = {
     x: t('gpt.axisStep'), y: t('gpt.axisLoss'), batch: t('gpt.batchLoss'),
     train: t('gpt.trainLoss'), val: t('gpt.valLoss'), empty: t('gpt.plotEmpty'),
   };
+}
+
+/** Which path trains, e.g. "wasm relaxed SIMD (FMA), 2 workers"; '–' before the worker said. */
+function engineText(t, engine) {
+  if (!engine) return '–';
+  const build = t(`gpt.engine.${engine.build}`);
+  return engine.workers === 1 ? t('gpt.engine.one', { build }) : t('gpt.engine.many', { build, k: engine.workers });
 }
 
 /** Draws a run: `status` (gpt-train.js lists them), `info` (the worker's, or null) and
@@ -108,7 +120,8 @@ export function paintTrainView(u, t, { status, info, last: L }) {
   u.stats.replaceChildren(
     ...[['gpt.step', formatGrouped(L.step)], ['gpt.loss', formatGrouped(L.loss, 3)],
       ['gpt.evalLoss', ev ? `${formatGrouped(ev.train, 3)} / ${formatGrouped(ev.val, 3)}` : '–'],
-      ['gpt.stepsPerSec', formatGrouped(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', formatGrouped(L.tokensPerSec)]]
+      ['gpt.stepsPerSec', formatGrouped(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', formatGrouped(L.tokensPerSec)],
+      ['gpt.engine', engineText(t, L.engine ?? info?.engine)]]
       .map(([k, v]) => h('span', {}, `${t(k)} `, h('b', {}, v))));
   u.sampleTitle.textContent = L.sampleStep == null ? t('gpt.sampleNone') : t('gpt.sampleTitle', { step: formatGrouped(L.sampleStep) });
 }

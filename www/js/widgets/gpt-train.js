@@ -17,6 +17,7 @@ import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
 import { GptClient, workerError } from '../gpt-client.js';
 import { formatGrouped } from '../format.js';
+import { readKey, writeKey } from '../storage.js';
 import { TRAIN_CSS } from './gpt-train-css.js';
 import { LiveMessage, buildTrainView, labelTrainView, paintTrainView } from './gpt-train-view.js';
 import { RunSaves, paintSaves, runRecord } from './gpt-train-saves.js';
@@ -26,6 +27,8 @@ import './gpt-settings.js';
 import './gpt-inspect.js';
 
 addStrings(PART_GPT);
+
+const WORKERS_KEY = 'attention-playground.gpt.workers';
 
 const FRESH = Object.freeze({ step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN });
 
@@ -45,6 +48,7 @@ class AttnGptTrain extends AttnWidget {
   #corpus = { source: 'default', text: null }; // the text the current model trains on
   #saves = new RunSaves({ snapshot: () => this.#snapshot(), changed: () => paintSaves(this.ui, this, this.#saves) });
   #offerChecked = false;
+  #workersRead = false; // the remembered worker count is read once, at the first connect
   // a tab hidden mid-run (switched away, closing, a phone locking) saves at once
   #onHidden = () => {
     if (document.visibilityState === 'hidden' && this.#status === 'running') this.saveNow();
@@ -53,7 +57,7 @@ class AttnGptTrain extends AttnWidget {
   build(root) {
     this.ui = buildTrainView(root, {
       settings: () => this.#settingsChanged(), start: () => this.start(), pause: () => this.pause(),
-      reset: () => this.reset(), causal: () => this.#setCausal(), save: () => this.save(),
+      reset: () => this.reset(), workers: () => this.#setWorkers(), causal: () => this.#setCausal(), save: () => this.save(),
       file: () => this.#loadFile(), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
     });
@@ -83,6 +87,27 @@ class AttnGptTrain extends AttnWidget {
   #connectWorker() {
     this.#client = new GptClient((e) => this.#onEvent(e));
     this.ui.inspect.client = this.#client;
+    this.#setWorkers();
+  }
+
+  /** The workers the learner asked for (1 … 64; kept for the next visit), to the worker;
+   *  the screen says how many run. */
+  async #setWorkers() {
+    const input = this.ui.workers;
+    if (!this.#workersRead) {
+      this.#workersRead = true;
+      input.value = readKey(WORKERS_KEY) ?? input.value;
+    } else writeKey(WORKERS_KEY, input.value);
+    const k = Math.min(64, Math.max(1, Math.round(Number(input.value)) || 1));
+    input.value = String(k);
+    try {
+      const { engine } = await this.#client.call('setWorkers', { k });
+      this.#last.engine = engine;
+      if (this.#info) this.#info.engine = engine;
+    } catch (err) {
+      this.#showMsg(err);
+    }
+    this.#paint();
   }
 
   render() {
@@ -258,7 +283,7 @@ class AttnGptTrain extends AttnWidget {
     // a Reset or Load while running: the old loop's last events are not the new model's
     if (this.#status !== 'running' && e.event !== 'stopped') return;
     if (e.event === 'progress') {
-      Object.assign(this.#last, { step: e.step, loss: e.loss, stepsPerSec: e.stepsPerSec, tokensPerSec: e.tokensPerSec });
+      Object.assign(this.#last, { step: e.step, loss: e.loss, stepsPerSec: e.stepsPerSec, tokensPerSec: e.tokensPerSec, engine: e.engine });
       this.ui.plot.add('batch', e.step, e.loss);
     } else if (e.event === 'eval') {
       this.ui.plot.add('train', e.step, e.train);
