@@ -8,6 +8,8 @@ use attention_playground::wasm::gpt::{gpt_split_rows, GptLab, GptReplica};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+#[path = "gpt_util/mod.rs"]
+mod gpt_util;
 mod web_util;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -66,23 +68,14 @@ fn two_workers() -> (Vec<f32>, Vec<f32>) {
     (losses, lab.params())
 }
 
-fn max_rel(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
-        .fold(0.0, f32::max)
-}
-
 #[wasm_bindgen_test]
 fn two_workers_follow_one_and_repeat_bit_for_bit() {
     let mut one = GptLab::new(CONFIG, &corpus(), 3).unwrap();
     let want = one.step(STEPS as u32).unwrap();
     let (losses, params) = two_workers();
     // as tests/gpt_parallel.rs: the slices only reassociate the gradient sums
-    let (dl, dp) = (max_rel(&losses, &want), max_rel(&params, &one.params()));
-    assert!(dl < 1e-6, "losses differ by {dl}");
-    assert!(dp < 1e-5, "params differ by {dp}");
+    gpt_util::assert_close("2 workers' losses", &losses, &want, 1e-6);
+    gpt_util::assert_close("2 workers' params", &params, &one.params(), 1e-5);
     assert_ne!(bits(&params), bits(&one.params()), "the batch really split");
     let (losses2, params2) = two_workers();
     assert_eq!(bits(&losses2), bits(&losses));

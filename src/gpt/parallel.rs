@@ -164,12 +164,7 @@ impl Parallel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplicaConfig {
-    pub vocab_size: usize,
-    pub block_size: usize,
-    pub n_layer: usize,
-    pub n_head: usize,
-    pub n_embd: usize,
-    pub bias: bool,
+    pub model: GptConfig,
     pub causal: bool,
     pub batch_size: usize,
 }
@@ -177,14 +172,8 @@ pub struct ReplicaConfig {
 impl ReplicaConfig {
     /// The replica config of a trainer's model and batch.
     pub fn of(tr: &Trainer) -> ReplicaConfig {
-        let c = &tr.model.config;
         ReplicaConfig {
-            vocab_size: c.vocab_size,
-            block_size: c.block_size,
-            n_layer: c.n_layer,
-            n_head: c.n_head,
-            n_embd: c.n_embd,
-            bias: c.bias,
+            model: tr.model.config.clone(),
             causal: tr.model.causal,
             batch_size: tr.hp.batch_size,
         }
@@ -202,14 +191,7 @@ pub struct Worker {
 impl Worker {
     /// A worker for `cfg`; Err if the shape or the batch is not valid.
     pub fn new(cfg: &ReplicaConfig) -> Result<Worker, GptError> {
-        let shape = GptConfig {
-            vocab_size: cfg.vocab_size,
-            block_size: cfg.block_size,
-            n_layer: cfg.n_layer,
-            n_head: cfg.n_head,
-            n_embd: cfg.n_embd,
-            bias: cfg.bias,
-        };
+        let shape = cfg.model.clone();
         shape.validate()?;
         shape.validate_batch(cfg.batch_size)?;
         let mut model = Gpt::zeros(shape)?;

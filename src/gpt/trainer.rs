@@ -167,8 +167,8 @@ impl Trainer {
         if rows.is_empty() || rows.end > b {
             bail!(
                 "gpt.parallel.slice",
-                row0 = rows.start,
-                rows = rows.len(),
+                start = rows.start,
+                end = rows.end,
                 batch_size = b
             );
         }

@@ -42,7 +42,9 @@ impl GptLab {
     pub fn slice_grads(&mut self, row0: u32, rows: u32) -> Result<f64, JsValue> {
         self.check_trainable()?;
         let (row0, rows) = (row0 as usize, rows as usize);
-        self.tr.slice_grads(row0..row0 + rows).map_err(err)
+        self.tr
+            .slice_grads(row0..row0.saturating_add(rows))
+            .map_err(err)
     }
 
     /// Sets the lab's gradient to 0 (when every slice runs in a replica).
@@ -65,8 +67,8 @@ impl GptLab {
         Ok(self.tr.apply_step(loss_sum))
     }
 
-    /// What `new GptReplica(..)` needs, as JSON: `{ vocab_size, block_size, n_layer,
-    /// n_head, n_embd, bias, causal, batch_size }`.
+    /// What `new GptReplica(..)` needs, as JSON: `{ model: { vocab_size, block_size,
+    /// n_layer, n_head, n_embd, bias }, causal, batch_size }`.
     #[wasm_bindgen(js_name = replicaConfig)]
     pub fn replica_config(&self) -> String {
         serde_json::to_string(&ReplicaConfig::of(&self.tr)).expect("numbers serialise")
