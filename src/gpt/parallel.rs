@@ -99,7 +99,9 @@ impl Replica {
 }
 
 /// k-thread data parallelism for a `Trainer`: the trainer's own buffers do slice 0 on
-/// the calling thread, k−1 replicas (made once, reused every step) the others.
+/// the calling thread, k−1 replicas (made once, reused every step) the others, each step
+/// on threads of a `std::thread::scope`. Native only for k > 1: wasm32-unknown-unknown
+/// has no threads (the page uses `Worker`s in web workers instead).
 pub struct Parallel {
     slices: Vec<Range<usize>>,
     replicas: Vec<Replica>,
