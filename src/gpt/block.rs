@@ -124,8 +124,11 @@ pub(super) fn block_backward(
     let dln_2 = zeroed(&mut da.ln_2, bt * c);
     matmul_backward(dln_2, dw, &da.fch, &a.ln_2, c_fc_w, lin(c, 4 * c));
     let (dw, ln_2_w) = (grads(g, &w.ln_2_w, &w.ln_2_b), &p[w.ln_2_w.clone()]);
-    let saved = ln(&a.residual2, &a.ln_2_mean, &a.ln_2_rstd);
-    layernorm_backward(&mut da.residual2, dw, &da.ln_2, saved, ln_2_w, c);
+    // the first BT rows only: a batch smaller than the buffers (a data-parallel slice)
+    // must not add the stale rows behind it
+    let saved = ln(&a.residual2[..bt * c], &a.ln_2_mean, &a.ln_2_rstd);
+    let dresidual2 = &mut da.residual2[..bt * c];
+    layernorm_backward(dresidual2, dw, &da.ln_2, saved, ln_2_w, c);
     // residual2 = residual + attproj
     let (dres, dattproj) = (zeroed(dresidual, bt * c), zeroed(&mut da.attproj, bt * c));
     residual_backward(dres, dattproj, &da.residual2[..bt * c]);

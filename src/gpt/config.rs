@@ -1,6 +1,8 @@
 //! Model shape (`GptConfig`, what a checkpoint stores) and training settings
 //! (`Hyperparams`: the reference's presets, every field overridable).
 
+use serde::{Deserialize, Serialize};
+
 use super::{bail, GptError};
 
 /// Largest model accepted: 25 M parameters. Training keeps four f32 copies (weights,
@@ -17,7 +19,9 @@ const MAX_DIM: usize = 1 << 20;
 pub const MAX_LAYER: usize = 1024;
 
 /// The model's shape, GPT-2 names. `bias` = biases in every Linear and LayerNorm.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serde: what a data-parallel replica is built from (`parallel::ReplicaConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GptConfig {
     pub vocab_size: usize,
     pub block_size: usize,

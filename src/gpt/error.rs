@@ -67,6 +67,12 @@ pub const MESSAGES: Messages = &[
     ("gpt.state.wrong_length", "the saved training state has {n} bytes after its header, expected {expected}"),
     ("gpt.state.wrong_length_more", "the saved training state has {n} bytes after its header, expected more"),
     ("gpt.state.moments", "the saved optimizer state has {n} values per moment; the model has {params} parameters"),
+    // parallel.rs: data-parallel gradients (the page's workers)
+    ("gpt.parallel.slice", "rows {start} to {end} (excluded) are not a slice of the batch: a slice has at least one row and ends at or before row {batch_size}"),
+    ("gpt.parallel.rows", "a slice of {rows} rows does not fit a batch of {batch_rows} rows (batch_size {batch_size})"),
+    ("gpt.parallel.params_len", "the weights have {n} values; the model has {expected}"),
+    ("gpt.parallel.grads_len", "the gradient has {n} values; the model has {expected}"),
+    ("gpt.parallel.bad_config", "the replica config is not valid: {detail}"),
     // wasm/gpt.rs: a loaded model the current text cannot train
     ("gpt.lab.text_cannot_train", "the current text cannot train this model: {reason}"),
     ("gpt.lab.no_text", "no training text was given with this model"),

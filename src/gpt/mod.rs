@@ -6,7 +6,8 @@
 //! llm.c style: every differentiable op is a `*_forward` / `*_backward` pair in `ops`;
 //! parameters live in one flat buffer with named views (`params`); the forward pass keeps
 //! everything backward needs (and the page draws) in `Activations` (`model`).
-//! Pure Rust, single-threaded, no clock: it compiles to wasm32-unknown-unknown as is.
+//! Pure Rust, no clock: it compiles to wasm32-unknown-unknown as is. Data parallelism
+//! (`parallel`) uses std threads natively and web workers in the page.
 
 mod acts;
 pub mod adamw;
@@ -19,6 +20,7 @@ pub mod kernels;
 pub mod model;
 pub mod naive;
 pub mod ops;
+pub mod parallel;
 pub mod params;
 pub mod rng;
 pub mod sample;
@@ -30,6 +32,7 @@ pub use checkpoint::{from_bytes, to_bytes};
 pub use config::{GptConfig, Hyperparams};
 pub use data::{Dataset, Vocab};
 pub use model::{ActGrads, Activations, BlockActs, Gpt};
+pub use parallel::{split_rows, Parallel, ReplicaConfig, Worker};
 pub use rng::Rng;
 pub use sample::SampleOptions;
 pub use trainer::Trainer;

@@ -159,8 +159,7 @@ impl Gpt {
     }
 
     /// Backward pass of the last `forward(acts, idx, Some(targets), ..)`: zeroes `grads`
-    /// and then accumulates d(mean loss)/d(params); each activation gradient in `dacts` is
-    /// zeroed just before the first op that accumulates into it.
+    /// and then accumulates d(mean loss)/d(params) (`backward_into` with dloss = 1/BT).
     pub fn backward(
         &mut self,
         acts: &Activations,
@@ -168,13 +167,35 @@ impl Gpt {
         idx: &[u32],
         targets: &[u32],
     ) {
+        let mut g = std::mem::take(&mut self.grads);
+        let dloss = 1.0 / (acts.b * acts.t) as f32;
+        self.backward_into(acts, dacts, idx, targets, &mut g, dloss);
+        self.grads = g;
+    }
+
+    /// Backward pass of the last `forward(acts, idx, Some(targets), ..)` into `g` (the
+    /// layout of `params`): zeroes g, then accumulates d(dloss · Σ losses)/d(params).
+    /// dloss = 1/BT gives the batch's mean loss; a slice of a larger batch of B'·T tokens
+    /// takes 1/(B'·T), so that the slices' gradients sum to the whole batch's (`parallel`).
+    /// Each activation gradient in `dacts` is zeroed just before the first op that
+    /// accumulates into it.
+    pub fn backward_into(
+        &self,
+        acts: &Activations,
+        dacts: &mut ActGrads,
+        idx: &[u32],
+        targets: &[u32],
+        g: &mut [f32],
+        dloss: f32,
+    ) {
         let s = self.shape(acts.b, acts.t);
         let (t, c, v, bt) = (s.t, s.c, self.config.vocab_size, s.b * s.t);
-        let (p, g, ix) = (&self.params, &mut self.grads, &self.index);
+        let (p, ix) = (&self.params, &self.index);
+        assert_eq!(g.len(), p.len(), "Gpt::backward_into: grads length");
         g.fill(0.0);
         let d = &mut dacts.acts;
         let dlogits = zeroed(&mut d.logits, bt * v);
-        crossentropy_backward(dlogits, &acts.probs, targets, 1.0 / bt as f32, v);
+        crossentropy_backward(dlogits, &acts.probs, targets, dloss, v);
         let dwte = WeightGrads {
             dweight: &mut g[ix.wte.clone()],
             dbias: &mut [],

@@ -7,9 +7,11 @@ use super::checkpoint;
 use super::config::Hyperparams;
 use super::data::{estimate_loss, get_batch, Dataset};
 use super::model::{ActGrads, Activations, Gpt};
+use super::parallel;
 use super::rng::Rng;
 use super::sample::{self, SampleOptions};
 use super::{bail, GptError};
+use std::ops::Range;
 
 pub struct Trainer {
     pub model: Gpt,
@@ -26,8 +28,9 @@ pub struct Trainer {
     /// Steps taken.
     pub steps: u64,
     rng: Rng,
-    x: Vec<u32>,
-    y: Vec<u32>,
+    /// The current batch (batch_size, block_size): inputs and targets.
+    pub(super) x: Vec<u32>,
+    pub(super) y: Vec<u32>,
 }
 
 impl Trainer {
@@ -133,14 +136,66 @@ impl Trainer {
     /// Panics on ids outside the vocab or a wrong length (programmer error).
     pub fn step_on(&mut self, x: &[u32], y: &[u32]) -> f32 {
         let (b, t) = (self.hp.batch_size, self.model.config.block_size);
-        let loss = self
-            .model
-            .forward(&mut self.acts, x, Some(y), b, t)
-            .unwrap_or(f32::NAN);
-        self.model.backward(&self.acts, &mut self.dacts, x, y); // zeroes the grads first
+        if let Err(e) = self.model.check_batch(&self.acts, x, Some(y), b, t) {
+            panic!("Trainer::step_on: {e}");
+        }
+        let loss_sum = self.grads_of(x, y);
+        self.apply_step(loss_sum)
+    }
+
+    /// Gradients of the rows x, y (rows, T) of a batch into `model.grads` (zeroed first),
+    /// scaled by 1/(batch_size·T) of the whole batch; returns their loss sum.
+    fn grads_of(&mut self, x: &[u32], y: &[u32]) -> f64 {
+        let dloss = 1.0 / (self.hp.batch_size * self.model.config.block_size) as f32;
+        let mut g = std::mem::take(&mut self.model.grads);
+        let (acts, dacts) = (&mut self.acts, &mut self.dacts);
+        let sum = parallel::slice_grads(&self.model, acts, dacts, &mut g, x, y, dloss);
+        self.model.grads = g;
+        sum
+    }
+
+    /// The current batch (after `next_batch`): x and y, (batch_size, block_size) ids.
+    pub fn batch(&self) -> (&[u32], &[u32]) {
+        (&self.x, &self.y)
+    }
+
+    /// The coordinator's slice: gradients of `rows` of the current batch into
+    /// `model.grads` (zeroed first, the whole batch's scale); returns their loss sum.
+    /// Err if the rows are not inside the batch.
+    pub fn slice_grads(&mut self, rows: Range<usize>) -> Result<f64, GptError> {
+        let (b, t) = (self.hp.batch_size, self.model.config.block_size);
+        if rows.is_empty() || rows.end > b {
+            bail!(
+                "gpt.parallel.slice",
+                start = rows.start,
+                end = rows.end,
+                batch_size = b
+            );
+        }
+        let (x, y) = (std::mem::take(&mut self.x), std::mem::take(&mut self.y));
+        let span = rows.start * t..rows.end * t;
+        let sum = self.grads_of(&x[span.clone()], &y[span]);
+        (self.x, self.y) = (x, y);
+        Ok(sum)
+    }
+
+    /// Adds a worker's gradient (the layout of `model.params`) to `model.grads`.
+    pub fn add_grads(&mut self, g: &[f32]) -> Result<(), GptError> {
+        let n = self.model.grads.len();
+        if g.len() != n {
+            bail!("gpt.parallel.grads_len", n = g.len(), expected = n);
+        }
+        parallel::add_into(&mut self.model.grads, g);
+        Ok(())
+    }
+
+    /// One AdamW step with `model.grads` (the summed slices); steps += 1. Returns the
+    /// batch's mean loss, `loss_sum` / (batch_size·T).
+    pub fn apply_step(&mut self, loss_sum: f64) -> f32 {
         self.opt.step(&mut self.model.params, &self.model.grads);
         self.steps += 1;
-        loss
+        let bt = self.hp.batch_size * self.model.config.block_size;
+        (loss_sum / bt as f64) as f32
     }
 
     /// Mean (train, val) loss over `iters` fixed batches each (same batches every call).

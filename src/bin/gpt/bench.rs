@@ -15,12 +15,14 @@ const WARMUP_STEPS: usize = 20;
 
 pub fn cmd_bench(a: &Args) -> Result<(), String> {
     let (preset, mut tr) = trainer(a)?;
+    // --threads N: the batch's rows on N threads (gpt::parallel); 1 is Trainer::step_batch
+    let mut par = attention_playground::gpt::Parallel::new(&tr, crate::threads(a)?);
     let iters: usize = a.or("iters", 200)?;
     let mut times = Vec::with_capacity(iters);
     for i in 0..WARMUP_STEPS + iters {
         tr.next_batch(); // batch sampling is not timed, as in the reference
         let t0 = Instant::now();
-        tr.step_batch();
+        par.step_batch(&mut tr);
         if i >= WARMUP_STEPS {
             times.push(t0.elapsed().as_secs_f64() * 1e3);
         }
@@ -49,7 +51,7 @@ pub fn cmd_bench(a: &Args) -> Result<(), String> {
             "step_ms_min": r(times.first().copied().unwrap_or(f64::NAN), 4),
             "tokens_per_s": r(tokens / median * 1e3, 1),
             "train_loss": r(train as f64, 4), "val_loss": r(val as f64, 4),
-            "torch": null, "engine": "rust", "simd": kernels::simd_level(), "threads": 1,
+            "torch": null, "engine": "rust", "simd": kernels::simd_level(), "threads": par.threads(),
         })
     );
     Ok(())

@@ -6,8 +6,10 @@
 //!   gpt eval   --ckpt tiny.safetensors --text "First Ci"
 //!   gpt bench  --preset tiny --data input.txt --iters 200
 //!
-//! Single-threaded (`--threads` is accepted for compatibility and must be 1). Extra flag:
-//! `--no-causal` trains without the causal mask (the lesson's counterexample).
+//! `--threads N` (train, bench) splits each batch into N row slices whose gradients run
+//! on N threads and are summed before one AdamW step (`gpt::parallel`, as DDP); eval and
+//! sample take 1. Extra flag: `--no-causal` trains without the causal mask (the lesson's
+//! counterexample).
 
 mod args;
 mod bench;
@@ -15,7 +17,7 @@ mod bench;
 use args::{trainer, Args};
 use attention_playground::gpt::checkpoint;
 use attention_playground::gpt::sample::{generate, SampleOptions};
-use attention_playground::gpt::{Activations, Gpt, Vocab};
+use attention_playground::gpt::{Activations, Gpt, Parallel, Vocab};
 use bench::{cmd_bench, cmd_profile};
 use serde_json::json;
 use std::io::Write;
@@ -48,7 +50,16 @@ const USAGE: &str = "usage: gpt <train|sample|eval|bench> [flags]
   sample: --ckpt FILE --prompt TEXT (\"\\n\") -n N (200) --greedy | --temperature T (1.0)
           --top-k K --seed N (1337)
   profile: --preset ... [--portable]: per-op milliseconds of one step (not in the reference)
-  every subcommand: --threads 1 (this CLI is single-threaded)";
+  train, bench: --threads N (1): data-parallel over N threads, batch rows split N ways
+  eval, sample, profile: --threads 1";
+
+/// `--threads N` (default 1), at least 1.
+pub(crate) fn threads(a: &Args) -> Result<usize, String> {
+    match a.or("threads", 1usize)? {
+        0 => Err("--threads: at least 1".into()),
+        n => Ok(n),
+    }
+}
 
 fn load(a: &Args) -> Result<(Gpt, Vocab), String> {
     let path = a.required("ckpt")?;
@@ -58,6 +69,7 @@ fn load(a: &Args) -> Result<(Gpt, Vocab), String> {
 
 fn cmd_train(a: &Args) -> Result<(), String> {
     let (_, mut tr) = trainer(a)?;
+    let mut par = Parallel::new(&tr, threads(a)?);
     let (iters, every): (usize, usize) = (a.or("iters", 2000)?, a.or("eval-interval", 500)?);
     let out = a.required("out")?;
     let tokens = (tr.hp.batch_size * tr.hp.block_size) as f64;
@@ -69,7 +81,7 @@ fn cmd_train(a: &Args) -> Result<(), String> {
             println!("step {it}: train loss {train:.4}, val loss {val:.4}");
         }
         if it < iters {
-            let loss = tr.step();
+            let loss = par.step(&mut tr);
             if last_print.elapsed().as_millis() >= 200 || it + 1 == iters {
                 let tps = (it + 1) as f64 * tokens / start.elapsed().as_secs_f64();
                 eprint!(
@@ -169,8 +181,8 @@ fn run(argv: &[String]) -> Result<(), String> {
         _ => return Err(format!("unknown subcommand {cmd:?}\n{USAGE}")),
     };
     let a = Args::parse(rest, &values, switches)?;
-    if a.or("threads", 1usize)? != 1 {
-        return Err("--threads: this CLI is single-threaded; use 1".into());
+    if !matches!(cmd.as_str(), "train" | "bench") && a.or("threads", 1usize)? != 1 {
+        return Err(format!("--threads: {cmd} is single-threaded; use 1"));
     }
     match cmd.as_str() {
         "train" => cmd_train(&a),

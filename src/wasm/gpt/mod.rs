@@ -10,15 +10,18 @@
 //! learner's text, numbers or file returns `Result<_, JsValue>`: a JS Error with a
 //! message to act on and the `GptError`'s `code` and `params` (see `err`), which the page
 //! says in the learner's language. The lab is here; `config` holds what the page sends
-//! and is told about the config, `inspect` the attention and its explanations.
+//! and is told about the config, `inspect` the attention and its explanations, `replica`
+//! the data-parallel workers' calls (the lab as coordinator, `GptReplica`).
 
 mod config;
 mod inspect;
+mod replica;
 
 use wasm_bindgen::prelude::*;
 
 pub use config::MAX_TEXT_CHARS;
 use config::{check_text, hyperparams, placeholder_text, ConfigOut};
+pub use replica::{gpt_split_rows, GptReplica};
 
 use super::{error_object, thrown, to_js};
 use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Trainer};
