@@ -322,13 +322,14 @@ fn every_code_the_core_uses_is_in_the_table() {
         "config",
         "data",
         "model",
+        "parallel",
         "sample",
         "state",
         "trainer",
     ]
     .map(|f| format!("{dir}/gpt/{f}.rs"))
     .into_iter()
-    .chain(["mod", "config", "inspect"].map(|f| format!("{dir}/wasm/gpt/{f}.rs")));
+    .chain(["mod", "config", "inspect", "replica"].map(|f| format!("{dir}/wasm/gpt/{f}.rs")));
     let mut used = 0;
     for path in files {
         let src = std::fs::read_to_string(&path).unwrap();
