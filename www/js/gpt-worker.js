@@ -31,15 +31,24 @@
 //   restore   { bytes, text }                  → info   a run from `state` bytes, on the
 //                                                text it was trained on; continues
 //                                                exactly where it was saved
+//   setWorkers { k }                           → info (or { engine } before a model)
+//                                                k data-parallel workers (gpt-pool.js), this
+//                                                one included; default: cores − 1, at least 1
+//   steps     { n }                            → { losses, step, engine }  n steps now
+//   params    {}                               → Float32Array of the weights (tests)
+//   bench     { iters, warmup }                → { step_ms_median, step_ms_min,
+//                                                tokens_per_s, engine } (tools/bench_wasm.mjs)
 //
 // info = GptLab.config(): { vocab_size, block_size, n_layer, n_head, n_embd, bias,
 // batch_size, lr, weight_decay, causal, params, steps, trainable, untrainable_reason,
 // untrainable ({ code, params, message } or null), vocab, train_tokens, val_tokens } plus
-// running (bool).
+// running (bool) and engine = { build: 'fma' | 'simd128', workers, lost, shared }: the wasm
+// build, the workers of the last step, the gradient workers that died, whether buffers are
+// shared (an isolated page) or transferred.
 //
 // Events (worker → page, no id) while the loop runs:
-//   { event: 'progress', step, loss, stepsPerSec, tokensPerSec }  ~10 per second; loss =
-//                                   mean training loss of the chunk's batches
+//   { event: 'progress', step, loss, stepsPerSec, tokensPerSec, engine }  ~10 per second;
+//                                   loss = mean training loss of the chunk's batches
 //   { event: 'eval', step, train, val }   a fixed-batch estimate, ≤ 10 % of the time
 //   { event: 'sample', step, text }       200 characters sampled from "\n" (or the
 //                                   vocab's first character when it has no "\n")
@@ -50,9 +59,10 @@
 //
 //   crashForTest {}  → null, then an uncaught error in this worker (the page tests'
 //                      stand-in for a crash; GptClient reports it as reason 'crashed')
+//   crashGradWorkerForTest {} → the first gradient worker dies in its next step
 
 import { GradPool } from './gpt-pool.js';
-import { pickBuild } from './wasm-build.js';
+import { loadBuild } from './wasm-build.js';
 
 const CHUNK_MS = 100; // one progress event per chunk of steps
 const EVAL_ITERS = 10;
@@ -60,13 +70,13 @@ const SAMPLE_CHARS = 200;
 
 // The wasm build: relaxed SIMD (FMA) where this browser validates it, else simd128;
 // `?build=simd128|fma` on this worker's URL forces one (tests, benchmarks).
-const build = pickBuild(new URL(self.location.href).searchParams.get('build'));
+let build = null;
 let GptLab = null;
 let pool = null;
-const ready = import(build.module).then(async (mod) => {
-  await mod.default();
-  GptLab = mod.GptLab;
-  pool = new GradPool(build.module, mod.gptSplitRows);
+const ready = loadBuild(new URL(self.location.href).searchParams.get('build')).then((b) => {
+  build = b;
+  GptLab = b.wasm.GptLab;
+  pool = new GradPool(b.module, b.wasm.gptSplitRows);
   pool.resize(defaultWorkers());
 });
 let lab = null;

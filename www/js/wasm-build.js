@@ -30,3 +30,18 @@ export function pickBuild(forced) {
   const name = forced === 'simd128' || !hasRelaxedSimd() ? 'simd128' : 'fma';
   return { name, module: MODULES[name] };
 }
+
+/** Imports and starts the build pickBuild(forced) names; falls back to simd128 if the FMA
+ *  build is missing (a site that copied pkg/ only) or fails to start. Resolves to
+ *  { name, module, wasm } (wasm: the module's exports). */
+export async function loadBuild(forced) {
+  const build = pickBuild(forced);
+  try {
+    const wasm = await import(build.module);
+    await wasm.default();
+    return { ...build, wasm };
+  } catch (err) {
+    if (build.name === 'simd128') throw err;
+    return loadBuild('simd128');
+  }
+}
