@@ -20,6 +20,7 @@ pub mod model;
 pub mod naive;
 pub mod ops;
 pub mod params;
+pub mod profile;
 pub mod rng;
 pub mod sample;
 pub mod state;
