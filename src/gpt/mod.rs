@@ -22,6 +22,7 @@ pub mod naive;
 pub mod ops;
 pub mod parallel;
 pub mod params;
+pub mod profile;
 pub mod rng;
 pub mod sample;
 pub mod state;

@@ -11,6 +11,7 @@ mod errors;
 pub mod explain;
 pub mod gpt;
 pub mod gpt_files;
+pub mod gpt_profile;
 pub mod lesson;
 
 pub(crate) use boundary::{input, js_object, refused, to_js, MatIn};

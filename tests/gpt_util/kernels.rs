@@ -178,3 +178,45 @@ pub fn check_strided_matmuls(sizes: &[usize], ks: &[usize], seed: u64) {
         }
     }
 }
+
+/// GELU forward and backward (as dispatched: on wasm the f32x4 body) against the exact
+/// x·Φ(x) and Φ(x) + x·φ(x) in f64 (`naive::normal_cdf`) on x = −10, −10 + 1e-3, …, 10,
+/// both within `tol` absolute. The f32 result alone rounds by up to ½ ulp(10) ≈ 4.8e-7.
+pub fn check_gelu_accuracy(tol: f64) {
+    use attention_playground::gpt::{naive, ops};
+    let x: Vec<f32> = (-10_000..=10_000).map(|i| i as f32 * 1e-3).collect();
+    let mut out = vec![f32::NAN; x.len()];
+    ops::gelu_forward(&mut out, &x);
+    let mut dx = vec![0.0f32; x.len()];
+    ops::gelu_backward(&mut dx, &x, &vec![1.0; x.len()]);
+    let (mut worst_f, mut worst_b) = ((0.0f64, 0.0f32), (0.0f64, 0.0f32));
+    for ((&xi, &o), &d) in x.iter().zip(&out).zip(&dx) {
+        let (xd, cdf) = (xi as f64, naive::normal_cdf(xi as f64));
+        let pdf = (-0.5 * xd * xd).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let ef = (o as f64 - xd * cdf).abs();
+        let eb = (d as f64 - (cdf + xd * pdf)).abs();
+        // NaN never passes: its error is not ≤ tol
+        worst_f = if !(ef <= worst_f.0) {
+            (ef, xi)
+        } else {
+            worst_f
+        };
+        worst_b = if !(eb <= worst_b.0) {
+            (eb, xi)
+        } else {
+            worst_b
+        };
+    }
+    assert!(
+        worst_f.0 <= tol,
+        "gelu: |error| {:e} at x = {}",
+        worst_f.0,
+        worst_f.1
+    );
+    assert!(
+        worst_b.0 <= tol,
+        "gelu': |error| {:e} at x = {}",
+        worst_b.0,
+        worst_b.1
+    );
+}

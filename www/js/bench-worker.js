@@ -1,9 +1,24 @@
-// The timing loop of bench.html, in a worker: { preset, iters, seed, data } in,
-// { result } (the JSON of the native `gpt bench`, engine "rust-wasm") or { error } out.
+// The timing loop of bench.html, in a worker. The wasm build comes from the worker URL's
+// `build` query parameter: `simd128` (www/pkg/, the default) or `fma` (www/pkg-fma/, relaxed
+// SIMD). Messages in: { preset, iters, seed, data } for the training bench, answered with
+// { result } (the JSON of the native `gpt bench`, engine "rust-wasm"); { profile: preset,
+// iters } for the per-op profile, answered with { result } (gptProfile's table and
+// rows). { error } when anything fails.
 
-import init, { GptLab } from '../pkg/attention_playground.js';
+const BUILDS = { simd128: '../pkg/', fma: '../pkg-fma/' };
+const build = new URLSearchParams(self.location.search).get('build') ?? 'simd128';
+// Loaded by a promise, not a top-level await: a message arriving during the await would
+// find no onmessage yet and be lost.
+async function load() {
+  if (!(build in BUILDS)) throw new Error(`unknown build ${build} (use ${Object.keys(BUILDS).join(', ')})`);
+  const wasm = await import(new URL(`${BUILDS[build]}attention_playground.js`, import.meta.url).href);
+  await wasm.default();
+  return wasm;
+}
+const ready = load();
+ready.catch(() => {}); // reported by the first message's answer
 
-const WARMUP_STEPS = 20; // as src/bin/gpt.rs
+const WARMUP_STEPS = 20; // as src/bin/gpt/bench.rs
 const EVAL_ITERS = 50;
 
 const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
@@ -14,10 +29,10 @@ function median(sorted) {
 }
 
 async function bench({ preset, iters, seed, data }) {
-  await init();
+  const wasm = await ready;
   const r = await fetch(data);
   if (!r.ok) throw new Error(`${data}: HTTP ${r.status}`);
-  const lab = new GptLab(JSON.stringify({ preset }), await r.text(), seed);
+  const lab = new wasm.GptLab(JSON.stringify({ preset }), await r.text(), seed);
   const times = [];
   for (let i = 0; i < WARMUP_STEPS + iters; i++) {
     lab.nextBatch(); // batch sampling is not timed, as in the native bench
@@ -37,13 +52,18 @@ async function bench({ preset, iters, seed, data }) {
     step_ms_median: round(med, 4), step_ms_min: round(times[0], 4),
     tokens_per_s: round((c.batch_size * c.block_size) / med * 1e3, 1),
     train_loss: round(train, 4), val_loss: round(val, 4),
-    torch: null, engine: 'rust-wasm', simd: 'simd128', threads: 1,
+    torch: null, engine: 'rust-wasm', simd: wasm.gptSimdLevel(), build, threads: 1,
     user_agent: navigator.userAgent, cross_origin_isolated: self.crossOriginIsolated === true,
   };
 }
 
+async function profile({ profile: preset, iters }) {
+  const wasm = await ready;
+  return { build, ...wasm.gptProfile(preset, iters) };
+}
+
 self.onmessage = ({ data }) => {
-  bench(data).then(
+  (data.profile ? profile(data) : bench(data)).then(
     (result) => postMessage({ result }),
     (err) => postMessage({ error: String(err?.message ?? err) }),
   );

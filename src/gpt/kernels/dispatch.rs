@@ -9,27 +9,39 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[cfg(target_arch = "x86_64")]
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
-/// The widest instruction set in use: "avx512", "avx2+fma" or "portable".
+/// The widest instruction set in use: "avx512", "avx2+fma" or "portable" on x86_64 and
+/// elsewhere; on wasm32 the one it was built for, "wasm-relaxed-simd" (the FMA build) or
+/// "wasm-simd128" (the portable body there compiles to simd128).
 pub fn simd_level() -> &'static str {
     match level() {
         3 => "avx512",
         2 => "avx2+fma",
-        _ => "portable",
+        _ => PORTABLE,
     }
 }
 
-/// The instruction sets this CPU can run, widest first ("portable" always last).
+/// The portable body's name: what it compiles to.
+const PORTABLE: &str = if cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd")) {
+    "wasm-relaxed-simd"
+} else if cfg!(target_arch = "wasm32") {
+    "wasm-simd128"
+} else {
+    "portable"
+};
+
+/// The instruction sets this CPU can run, widest first (the portable body always last; on
+/// wasm32 it is the only one).
 pub fn available_levels() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
     {
         let names = [(3, "avx512"), (2, "avx2+fma")];
         let best = detect();
         let mut v: Vec<_> = names.iter().filter(|l| l.0 <= best).map(|l| l.1).collect();
-        v.push("portable");
+        v.push(PORTABLE);
         v
     }
     #[cfg(not(target_arch = "x86_64"))]
-    vec!["portable"]
+    vec![PORTABLE]
 }
 
 /// Uses the instruction set `name` (one of `available_levels()`); false (and no change)

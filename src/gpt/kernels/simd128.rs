@@ -1,9 +1,29 @@
 //! wasm's simd128 tiles, written out in `core::arch::wasm32` f32x4 ops: R rows × 8 columns
-//! in 2·R v128 accumulators. simd128 has no FMA, so each step is a multiply then an add,
-//! rounded exactly as the portable body's `a * b + c`. `TA` as in `matmul::gemm`.
+//! in 2·R v128 accumulators. `TA` as in `matmul::gemm`.
+//!
+//! simd128 has no FMA: each step is a multiply then an add, rounded exactly as the portable
+//! body's `a * b + c`. The FMA build (`+relaxed-simd`, www/pkg-fma/) uses
+//! `f32x4_relaxed_madd` instead, which the engine may run fused (one rounding) or not (two):
+//! either way each product-sum is within one extra rounding of the simd128 one, so a sum of
+//! k terms stays within the ~k·ulp that the tests allow for a different summation order.
 
 use super::Strided;
 use core::arch::wasm32::*;
+
+/// a·b + c on four lanes: relaxed (fused where the CPU has FMA) in the FMA build, a
+/// multiply then an add otherwise. Only the GPT's f32 kernels call it; the lesson's f64
+/// numbers never see a relaxed op.
+#[inline(always)]
+pub(super) fn madd(a: v128, b: v128, c: v128) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    {
+        f32x4_relaxed_madd(a, b, c)
+    }
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    {
+        f32x4_add(f32x4_mul(a, b), c)
+    }
+}
 
 /// The 8 floats at s[..8] as two f32x4.
 #[inline(always)]
@@ -55,8 +75,8 @@ pub(super) fn tile<const R: usize, const TA: bool>(
         };
         for (r, (acc, row)) in acc.iter_mut().zip(&rows).enumerate() {
             let av = f32x4_splat(if TA { at[r] } else { row[p] });
-            acc[0] = f32x4_add(acc[0], f32x4_mul(av, b0));
-            acc[1] = f32x4_add(acc[1], f32x4_mul(av, b1));
+            acc[0] = madd(av, b0, acc[0]);
+            acc[1] = madd(av, b1, acc[1]);
         }
     }
     for (r, &acc) in acc.iter().enumerate() {
