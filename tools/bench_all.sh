@@ -11,7 +11,8 @@
 #             numpy safetensors, then --python .venv/bin/python)
 #   native    gpt bench --threads 1 and --threads N (N = nproc), release build
 #   wasm      tools/bench_wasm.mjs in headless Chromium: simd128, relaxed SIMD (FMA),
-#             FMA with K data-parallel workers (default N)
+#             FMA with K data-parallel workers (default N), cross-origin isolated (shared
+#             memory) and plain (a static host without COOP/COEP: buffers transferred)
 #   attention the causal attention forward alone (T = 256, d = 64): wasm against PyTorch's
 #             scaled_dot_product_attention, 1 thread
 #
@@ -68,6 +69,7 @@ for p in $presets; do
   run "wasm simd128" 1 node tools/bench_wasm.mjs --preset "$p" --iters "$iters" --build simd128
   run "wasm fma" 1 node tools/bench_wasm.mjs --preset "$p" --iters "$iters" --build fma
   run "wasm fma $workers workers" "$workers" node tools/bench_wasm.mjs --preset "$p" --iters "$iters" --build fma --workers "$workers"
+  run "wasm fma $workers workers, plain" "$workers" node tools/bench_wasm.mjs --preset "$p" --iters "$iters" --build fma --workers "$workers" --plain
 done
 echo "attention forward (causal, T=256, d=64):" >&2
 [ $has_torch = 1 ] && run "pytorch sdpa 1 thread" 1 "$python" tools/gpt_torch.py bench-attention --t 256 --d 64 --threads 1

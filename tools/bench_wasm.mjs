@@ -5,10 +5,16 @@
 // (www/pkg-fma/, relaxed SIMD). A benchmark, not a test (hence not *.test.mjs).
 //
 //   node tools/bench_wasm.mjs [--preset tiny|small|cpu] [--iters 200] [--seed 1337] [--data data/corpus.txt]
-//                             [--build simd128|fma] [--profile]
+//                             [--build simd128|fma] [--profile] [--workers K]
+//                             [--attention [--t 256] [--d 64]]
+//
+// --workers K trains through the page's own GPT worker on K data-parallel workers;
+// --attention times the causal attention forward alone (median ms, like gpt_torch.py
+// bench-attention).
 //
 // www/ is served with COOP/COEP headers: a cross-origin-isolated page gets
-// performance.now() at 5 µs instead of 100 µs, which a 1 ms step needs.
+// performance.now() at 5 µs instead of 100 µs, which a 1 ms step needs, and the data-parallel
+// workers share memory. --plain serves it without them (the workers transfer buffers).
 
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -24,6 +30,7 @@ const flag = (name, dflt) => {
   return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
 };
 
+const plain = args.includes('--plain'); // as a static host without COOP/COEP serves it
 const server = http.createServer(async (req, res) => {
   const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   const file = path.normalize(path.join(ROOT, rel));
@@ -32,8 +39,7 @@ const server = http.createServer(async (req, res) => {
     const body = await readFile(file);
     res.writeHead(200, {
       'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
+      ...(plain ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }),
     }).end(body);
   } catch {
     res.writeHead(404).end('not found');
@@ -47,6 +53,13 @@ const query = new URLSearchParams({
   data: flag('data', 'data/corpus.txt'), build: flag('build', 'simd128'),
 });
 if (profile) query.set('profile', '1');
+if (args.includes('--attention')) {
+  query.set('attention', '1');
+  query.set('t', flag('t', '256'));
+  query.set('d', flag('d', '64'));
+  if (!args.includes('--iters')) query.set('iters', '500');
+}
+if (args.includes('--workers')) query.set('workers', flag('workers', '1'));
 const browser = await launch();
 try {
   const page = await browser.newPage();

@@ -264,3 +264,40 @@ impl<'a> Bench<'a> {
         Ok(())
     }
 }
+
+/// The causal attention forward alone, one sequence and one head (T = `t`, head size `hs`):
+/// the median ms of `iters` calls (at least 1), each timed as 10 calls on `clock` so
+/// a coarse clock still resolves it. The counterpart of PyTorch's
+/// `scaled_dot_product_attention(q, k, v, is_causal=True)` in `tools/gpt_torch.py
+/// bench-attention`.
+pub fn attention_forward_ms(
+    t: usize,
+    hs: usize,
+    iters: usize,
+    clock: &mut dyn FnMut() -> f64,
+) -> f64 {
+    const CALLS: usize = 10;
+    let s = AttnShape {
+        b: 1,
+        t,
+        c: hs,
+        nh: 1,
+        causal: true,
+    };
+    let qkv: Vec<f32> = (0..t * 3 * hs)
+        .map(|i| ((i % 17) as f32 - 8.0) * 0.05)
+        .collect();
+    let (mut out, mut pre, mut att) = (vec![0.0; t * hs], vec![0.0; t * t], vec![0.0; t * t]);
+    let mut scratch = vec![0.0; attention_scratch_len(t, hs)];
+    let mut times: Vec<f64> = (0..iters.max(1))
+        .map(|_| {
+            let t0 = clock();
+            for _ in 0..CALLS {
+                ops::attention_forward(&mut out, &mut pre, &mut att, &qkv, &mut scratch, s);
+            }
+            (clock() - t0) / CALLS as f64
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}

@@ -54,3 +54,36 @@ pub fn gpt_profile(preset: &str, reps: u32) -> Result<JsValue, JsValue> {
 pub fn gpt_simd_level() -> String {
     crate::gpt::kernels::simd_level().to_string()
 }
+
+#[derive(Serialize)]
+struct AttentionBench {
+    op: &'static str,
+    t: u32,
+    d: u32,
+    ms_median: f64,
+    iters: u32,
+    engine: &'static str,
+    simd: &'static str,
+}
+
+/// The causal attention forward alone (one head, T = `t`, head size `d`): the median ms
+/// of `iters` timings (`gpt::profile::attention_forward_ms`), as `tools/gpt_torch.py
+/// bench-attention` prints PyTorch's. Sizes outside 1..=1024 are refused.
+#[wasm_bindgen(js_name = gptAttentionBench)]
+pub fn gpt_attention_bench(t: u32, d: u32, iters: u32) -> Result<JsValue, JsValue> {
+    if !(1..=1024).contains(&t) || !(1..=1024).contains(&d) {
+        return Err(JsError::new("t and d must be between 1 and 1024").into());
+    }
+    let mut clock = performance_now()?;
+    let ms_median =
+        profile::attention_forward_ms(t as usize, d as usize, iters as usize, &mut clock);
+    Ok(to_js(&AttentionBench {
+        op: "attention forward (causal)",
+        t,
+        d,
+        ms_median,
+        iters,
+        engine: "rust-wasm",
+        simd: crate::gpt::kernels::simd_level(),
+    })?)
+}

@@ -3,7 +3,8 @@
 // SIMD). Messages in: { preset, iters, seed, data } for the training bench, answered with
 // { result } (the JSON of the native `gpt bench`, engine "rust-wasm"); { profile: preset,
 // iters } for the per-op profile, answered with { result } (gptProfile's table and
-// rows). { error } when anything fails.
+// rows); { attention: { t, d }, iters } for the causal attention forward alone, answered
+// with { result } (gptAttentionBench's JSON). { error } when anything fails.
 
 const BUILDS = { simd128: '../pkg/', fma: '../pkg-fma/' };
 const build = new URLSearchParams(self.location.search).get('build') ?? 'simd128';
@@ -62,8 +63,14 @@ async function profile({ profile: preset, iters }) {
   return { build, ...wasm.gptProfile(preset, iters) };
 }
 
+/** The causal attention forward alone: { op, t, d, ms_median, iters, engine, simd, build }. */
+async function attention({ attention: { t, d }, iters }) {
+  const wasm = await ready;
+  return { ...wasm.gptAttentionBench(t, d, iters), build };
+}
+
 self.onmessage = ({ data }) => {
-  (data.profile ? profile(data) : bench(data)).then(
+  (data.profile ? profile(data) : data.attention ? attention(data) : bench(data)).then(
     (result) => postMessage({ result }),
     (err) => postMessage({ error: String(err?.message ?? err) }),
   );
