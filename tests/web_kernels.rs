@@ -64,3 +64,29 @@ fn tiny_gpt_matches_pytorch() {
 fn gelu_equals_scalar_loop() {
     check_gelu_twin(5);
 }
+
+/// `gptProfile` on `performance.now()`: every op of a tiny step, named by this build.
+#[wasm_bindgen_test]
+fn gpt_profile_times_every_op_of_a_step() {
+    use attention_playground::wasm::gpt_profile::{gpt_profile, gpt_simd_level};
+    let get = |v: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).unwrap();
+    let out = gpt_profile("tiny", 2).expect("the tiny preset profiles");
+    let profile = get(&out, "profile");
+    assert_eq!(get(&profile, "simd").as_string(), Some(gpt_simd_level()));
+    assert_eq!(gpt_simd_level(), simd_level());
+    let rows = js_sys::Array::from(&get(&profile, "rows"));
+    assert_eq!(rows.length(), 19, "10 matmul rows, 9 others");
+    for row in rows.iter() {
+        let ms = get(&row, "ms").as_f64().expect("ms is a number");
+        assert!(ms.is_finite() && ms >= 0.0, "{ms}");
+    }
+    let table = get(&out, "table").as_string().unwrap();
+    assert!(
+        table.starts_with("tiny (B=32, T=8, C=32, L=1), simd wasm-"),
+        "{table}"
+    );
+    assert!(
+        gpt_profile("huge", 1).is_err(),
+        "an unknown preset is refused"
+    );
+}
