@@ -229,6 +229,6 @@ case "${1:-build}" in
   dist) dist ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h | --help | help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$1' (use: build, serve [PORT], test, dist, fuzz [SECONDS])" ;;
 esac

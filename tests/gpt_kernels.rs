@@ -80,3 +80,9 @@ fn normal_cdf_is_accurate() {
 fn gelu_is_accurate() {
     both_levels(|_| check_gelu_accuracy(1e-6));
 }
+
+/// GELU's fast loops equal the scalar formula's (every tail length, NaN poison).
+#[test]
+fn gelu_equals_scalar_loop() {
+    check_gelu_twin(5);
+}

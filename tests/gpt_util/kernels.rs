@@ -193,19 +193,18 @@ pub fn check_gelu_accuracy(tol: f64) {
     for ((&xi, &o), &d) in x.iter().zip(&out).zip(&dx) {
         let (xd, cdf) = (xi as f64, naive::normal_cdf(xi as f64));
         let pdf = (-0.5 * xd * xd).exp() / (2.0 * std::f64::consts::PI).sqrt();
-        let ef = (o as f64 - xd * cdf).abs();
-        let eb = (d as f64 - (cdf + xd * pdf)).abs();
-        // NaN never passes: its error is not ≤ tol
-        worst_f = if !(ef <= worst_f.0) {
-            (ef, xi)
-        } else {
-            worst_f
+        // a NaN result counts as an infinite error
+        let err = |got: f32, want: f64| match (got as f64 - want).abs() {
+            e if e.is_nan() => f64::INFINITY,
+            e => e,
         };
-        worst_b = if !(eb <= worst_b.0) {
-            (eb, xi)
-        } else {
-            worst_b
-        };
+        let (ef, eb) = (err(o, xd * cdf), err(d, cdf + xd * pdf));
+        if ef > worst_f.0 {
+            worst_f = (ef, xi);
+        }
+        if eb > worst_b.0 {
+            worst_b = (eb, xi);
+        }
     }
     assert!(
         worst_f.0 <= tol,
@@ -219,4 +218,41 @@ pub fn check_gelu_accuracy(tol: f64) {
         worst_b.0,
         worst_b.1
     );
+}
+
+/// GELU forward and backward as dispatched (wasm: the f32x4 twin) against the scalar loops
+/// of `kernels::normal_cdf` / `normal_pdf`, on lengths 0..=11 and 67 (every tail of a
+/// group of four) with NaN poison past the end: within 4e-7·max(|x|, 1) (a few roundings
+/// of the same formula; the FMA build fuses some).
+pub fn check_gelu_twin(seed: u64) {
+    use attention_playground::gpt::ops;
+    let mut rng = Rng::new(seed);
+    for n in (0..=11).chain([67]) {
+        let x: Vec<f32> = random(n, &mut rng).iter().map(|v| 3.0 * v).collect();
+        let (g, d0) = (random(n, &mut rng), random(n, &mut rng));
+        let mut out = vec![f32::NAN; n + 1];
+        ops::gelu_forward(&mut out[..n], &x);
+        assert!(out.pop().unwrap().is_nan());
+        let mut d = d0.clone();
+        d.push(f32::NAN);
+        ops::gelu_backward(&mut d[..n], &x, &g);
+        assert!(d.pop().unwrap().is_nan());
+        for i in 0..n {
+            let (xi, tol) = (x[i], 4e-7 * x[i].abs().max(1.0));
+            let want = xi * kernels::normal_cdf(xi);
+            assert!(
+                (out[i] - want).abs() <= tol,
+                "gelu n={n} [{i}] {} vs {want}",
+                out[i]
+            );
+            let slope = kernels::normal_cdf(xi) + xi * kernels::normal_pdf(xi);
+            let want = d0[i] + slope * g[i];
+            let tol = tol * g[i].abs().max(1.0);
+            assert!(
+                (d[i] - want).abs() <= tol,
+                "gelu' n={n} [{i}] {} vs {want}",
+                d[i]
+            );
+        }
+    }
 }

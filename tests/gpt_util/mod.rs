@@ -1,6 +1,8 @@
 //! Helpers shared by the tests/gpt_*.rs files: fixture loading and closeness checks that
-//! print the first differing values.
+//! print the first differing values; `reference`, the replay of a PyTorch fixture.
 #![allow(dead_code)]
+
+pub mod reference;
 
 use attention_playground::gpt::checkpoint::{from_bytes, read_f32_tensors};
 use attention_playground::gpt::{Gpt, Vocab};
@@ -14,9 +16,30 @@ pub fn fixture_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read(dir: &str, file: &str) -> Vec<u8> {
     let p = fixture_dir(dir).join(file);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The browser has no file system: the tiny fixture's files are compiled in.
+#[cfg(target_arch = "wasm32")]
+pub fn read(dir: &str, file: &str) -> Vec<u8> {
+    macro_rules! tiny {
+        ($($f:literal),+) => {
+            match (dir, file) {
+                $(("gpt_tiny", $f) => include_bytes!(concat!("../fixtures/gpt_tiny/", $f)).to_vec(),)+
+                _ => panic!("{dir}/{file}: not compiled into the wasm tests"),
+            }
+        };
+    }
+    tiny!(
+        "init.safetensors",
+        "grads.safetensors",
+        "after.safetensors",
+        "batches.json",
+        "expected.json"
+    )
 }
 
 pub fn json(dir: &str, file: &str) -> Value {

@@ -8,7 +8,9 @@
 //!
 //! - `dispatch`: which instruction set runs, and the macro that compiles a body for each;
 //! - `matmul`: the tiled matmuls on (strided) row-major views, and their naive twins;
-//! - `simd128`: wasm's explicit f32x4 tiles (only compiled for wasm32);
+//! - `simd128`: wasm's explicit f32x4 tiles (only compiled for wasm32), relaxed
+//!   multiply-adds in the FMA build (`+relaxed-simd`);
+//! - `simd128_elementwise`: wasm's f32x4 GELU forward and backward;
 //! - `rows`: one row at a time: dot, sum, max, axpy, softmax;
 //! - `elementwise`: exp, the normal CDF and density, GELU forward and backward.
 
@@ -18,6 +20,8 @@ mod matmul;
 mod rows;
 #[cfg(target_arch = "wasm32")]
 mod simd128;
+#[cfg(target_arch = "wasm32")]
+mod simd128_elementwise;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use dispatch::level; // for `dispatch!`, which only asks on x86_64
