@@ -86,12 +86,13 @@ def torch_at(preset, group):
     for r in train:
         if r["r"]["preset"] == preset and r["r"]["engine"] == "torch" and r["group"] == group:
             return r["r"]["tokens_per_s"]
-print(f"\n{'preset':7} {'engine':28} {'ms/step':>9} {'tokens/s':>10} {'vs PyTorch':>11}  simd")
+print(f"\n{'preset':7} {'engine':30} {'ms/step':>9} {'tokens/s':>10} {'vs torch 1t':>12} {'vs torch same t':>16}  simd")
+ratio = lambda x, ref: f"{x / ref:.2f}x" if ref else "-"
 for r in train:
     j = r["r"]
-    ref = torch_at(j["preset"], r["group"]) or torch_at(j["preset"], 1)
-    ratio = f"{j['tokens_per_s'] / ref:.2f}x" if ref else "-"
-    print(f"{j['preset']:7} {r['label']:28} {j['step_ms_median']:9.3f} {j['tokens_per_s']:10.0f} {ratio:>11}  {j.get('simd', '')}")
+    one, same = torch_at(j["preset"], 1), torch_at(j["preset"], r["group"])
+    print(f"{j['preset']:7} {r['label']:30} {j['step_ms_median']:9.3f} {j['tokens_per_s']:10.0f} "
+          f"{ratio(j['tokens_per_s'], one):>12} {ratio(j['tokens_per_s'], same):>16}  {j.get('simd', j.get('build', ''))}")
 if attn:
     ref = next((a["r"]["ms_median"] for a in attn if a["r"]["engine"] == "torch sdpa"), None)
     print(f"\nattention forward, causal, T=256, d=64 (speed vs torch sdpa, 1 thread)")
