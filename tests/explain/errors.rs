@@ -23,15 +23,8 @@ fn errors_say_what_they_said_with_a_code() {
         "explain.unknown_scheme",
         "unknown scheme “fast”: use loop, matrix or softmax",
     );
-    let (x, w, mask) = hou();
-    let trace = head_forward(&x, &w, true, false).unwrap();
-    let inputs = HeadInputs {
-        x_q: &x,
-        x_kv: &x,
-        w: &w,
-        mask: &mask,
-    };
-    let e = explain_head(&trace, inputs, Cell::new(Kind::Weight, 3, 0), 8).unwrap_err();
+    let (x, w, _) = hou();
+    let e = try_explain_hou(false, Kind::Weight, 3, 0).unwrap_err();
     check(
         e.clone(),
         "explain.out_of_range",
