@@ -48,7 +48,6 @@ class AttnGptTrain extends AttnWidget {
   #corpus = { source: 'default', text: null }; // the text the current model trains on
   #saves = new RunSaves({ snapshot: () => this.#snapshot(), changed: () => paintSaves(this.ui, this, this.#saves) });
   #offerChecked = false;
-  #workersRead = false; // the remembered worker count is read once, at the first connect
   // a tab hidden mid-run (switched away, closing, a phone locking) saves at once
   #onHidden = () => {
     if (document.visibilityState === 'hidden' && this.#status === 'running') this.saveNow();
@@ -57,12 +56,13 @@ class AttnGptTrain extends AttnWidget {
   build(root) {
     this.ui = buildTrainView(root, {
       settings: () => this.#settingsChanged(), start: () => this.start(), pause: () => this.pause(),
-      reset: () => this.reset(), workers: () => this.#setWorkers(), causal: () => this.#setCausal(), save: () => this.save(),
+      reset: () => this.reset(), workers: () => this.#workersChanged(), causal: () => this.#setCausal(), save: () => this.save(),
       file: () => this.#loadFile(), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
     });
     this.#msg = new LiveMessage(this.ui.msg, 'msg');
     this.#fileMsg = new LiveMessage(this.ui.fileMsg, 'file-msg msg');
+    this.ui.workers.value = readKey(WORKERS_KEY) ?? this.ui.workers.value; // the last visit's choice
   }
 
   connectedCallback() {
@@ -90,14 +90,15 @@ class AttnGptTrain extends AttnWidget {
     this.#setWorkers();
   }
 
-  /** The workers the learner asked for (1 … 64; kept for the next visit), to the worker;
-   *  the screen says how many run. */
+  /** The learner set the workers: kept for the next visit, and sent to the worker. */
+  #workersChanged() {
+    writeKey(WORKERS_KEY, this.ui.workers.value);
+    this.#setWorkers();
+  }
+
+  /** The workers the learner asked for (1 … 64), to the worker; the screen says how many run. */
   async #setWorkers() {
     const input = this.ui.workers;
-    if (!this.#workersRead) {
-      this.#workersRead = true;
-      input.value = readKey(WORKERS_KEY) ?? input.value;
-    } else writeKey(WORKERS_KEY, input.value);
     const k = Math.min(64, Math.max(1, Math.round(Number(input.value)) || 1));
     input.value = String(k);
     try {
