@@ -9,8 +9,10 @@
 mod boundary;
 mod errors;
 pub mod explain;
+#[cfg(feature = "gpt")]
 pub mod gpt;
 pub mod gpt_files;
+#[cfg(feature = "gpt")]
 pub mod gpt_profile;
 pub mod lesson;
 
