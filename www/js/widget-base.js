@@ -31,10 +31,54 @@
 //                     Attributes set before the connect are read by render().
 //   render(core)      draw from attributes/state using the wasm exports in `core`
 //   get state() / set state(s)   its serialisable state (for events and URL state)
+//
+// Loading without jumps or long tasks: build() should lay out the widget's final shape
+// (placeholder cells of the final size) so the first render fills it in place instead of
+// growing it. While a page loads, the widgets near the viewport are built at once (a page
+// whose script is render-blocking paints them already at their size) and render first;
+// the others are built, and then rendered, one per task (laterJob), so neither the
+// upgrade nor the first drawing of a long page is one long main-thread task. Every
+// widget still renders its first result by itself, scrolled to or not. A widget inside
+// another one's shadow root, one connected after the page loaded and the GPT trainer's
+// widgets (`static deferBuild = false`) are built at once. Reading or setting `state`
+// builds a widget that has not been built yet.
 
 import { loadCore } from './wasm.js';
 import { errorText, getLang, langChangedUnder, langOf, onLangChange, t } from './i18n.js';
 import { BASE_CSS } from './widget-css.js';
+
+// Jobs of the widgets far from the viewport: the first build, then the first render, one
+// per task in the order they came (document order), after the near widgets' renders.
+const later = [];
+let pumping = false;
+const nextTask = (fn) => (globalThis.scheduler?.postTask ? globalThis.scheduler.postTask(fn) : setTimeout(fn, 0));
+
+function laterJob(job) {
+  later.push(job);
+  if (pumping) return;
+  pumping = true;
+  nextTask(pump);
+}
+
+function pump() {
+  try {
+    later.shift()?.();
+  } finally {
+    if (later.length) nextTask(pump);
+    else pumping = false;
+  }
+}
+
+/** Whether `el` is within a screen of the viewport (a quarter of one above, one and a quarter below). Called while
+ *  the page loads, where the layout it forces is the one the first paint needs anyway. */
+function nearViewport(el) {
+  const r = el.getBoundingClientRect();
+  const h = window.innerHeight || 800;
+  return r.bottom >= -h / 4 && r.top <= 1.25 * h;
+}
+
+let pageLoaded = document.readyState === 'complete';
+if (!pageLoaded) window.addEventListener('load', () => { pageLoaded = true; }, { once: true });
 
 const sheets = new Map();
 function sheet(css) {
@@ -63,6 +107,12 @@ export class AttnWidget extends HTMLElement {
   static get readonlyLock() {
     return !String(this.tag).startsWith('attn-gpt-');
   }
+  /** Whether a widget far from the viewport may be built (and first rendered) in a later
+   *  task while the page loads (see the top of this file). Not the GPT trainer's widgets:
+   *  they start workers and read their DOM as they connect. */
+  static get deferBuild() {
+    return !String(this.tag).startsWith('attn-gpt-');
+  }
   static get observedAttributes() {
     return ['lang', 'readonly', 'theme', ...this.attrs];
   }
@@ -74,6 +124,7 @@ export class AttnWidget extends HTMLElement {
   #offLang = null;
   #lockUsed = false; // the lock has marked something: there may be marks to undo
   #built = false;
+  #later = false; // far from the viewport at load: its first build and render wait their turn
 
   constructor() {
     super();
@@ -95,9 +146,13 @@ export class AttnWidget extends HTMLElement {
   connectedCallback() {
     // Not in the constructor: a subclass's fields do not exist while the base
     // constructor runs.
-    if (!this.#built) {
-      this.#built = true;
-      this.build(this.#body);
+    if (!this.#built && !this.#later) {
+      if (this.constructor.deferBuild && !pageLoaded && this.getRootNode() === document && !nearViewport(this)) {
+        this.#later = true;
+        laterJob(() => this.ensureBuilt());
+      } else {
+        this.ensureBuilt();
+      }
     }
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.refresh();
@@ -108,6 +163,13 @@ export class AttnWidget extends HTMLElement {
         this.refresh();
       })
       .catch((err) => this.showError(this.t('w.loadFailed', { msg: message(err) })));
+  }
+
+  /** Builds the widget's DOM if it has not been built yet (once per widget). */
+  ensureBuilt() {
+    if (this.#built) return;
+    this.#built = true;
+    this.build(this.#body);
   }
 
   disconnectedCallback() {
@@ -142,18 +204,27 @@ export class AttnWidget extends HTMLElement {
   refresh() {
     if (!this.core || this.#pending) return;
     this.#pending = true;
-    setTimeout(() => {
-      this.#pending = false;
-      this.#unlockControls(); // render() sees (and sets) the widget's own disabled states
-      try {
-        this.clearError(); // a corrected attribute takes its old message away
-        this.render(this.core);
-      } catch (err) {
-        this.showError(message(err));
-      }
-      this.#applyReadonly();
-      this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
-    }, 0);
+    if (this.#later) {
+      // The first render of a widget far from the viewport: in its turn, one per task.
+      this.#later = false;
+      laterJob(() => this.#draw());
+    } else {
+      setTimeout(() => this.#draw(), 0);
+    }
+  }
+
+  #draw() {
+    this.#pending = false;
+    this.ensureBuilt();
+    this.#unlockControls(); // render() sees (and sets) the widget's own disabled states
+    try {
+      this.clearError(); // a corrected attribute takes its old message away
+      this.render(this.core);
+    } catch (err) {
+      this.showError(message(err));
+    }
+    this.#applyReadonly();
+    this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
   }
 
   /** Enables again the controls the readonly lock disabled (and only those). */
@@ -246,7 +317,30 @@ export function message(err, lang) {
 
 /** Registers a widget class; loading the module twice is harmless. */
 export function define(cls) {
-  if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
+  if (customElements.get(cls.tag)) return;
+  buildOnState(cls);
+  customElements.define(cls.tag, cls);
+}
+
+/** Makes `state` (read or set) build a widget whose build is still waiting its turn. */
+function buildOnState(cls) {
+  for (let proto = cls.prototype; proto && proto !== HTMLElement.prototype; proto = Object.getPrototypeOf(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, 'state');
+    if (!d) continue;
+    Object.defineProperty(cls.prototype, 'state', {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() {
+        this.ensureBuilt();
+        return d.get?.call(this);
+      },
+      set(v) {
+        this.ensureBuilt();
+        d.set?.call(this, v);
+      },
+    });
+    return;
+  }
 }
 
 /**

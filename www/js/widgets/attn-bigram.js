@@ -6,11 +6,13 @@
 // (V, V) table, picked by the last character alone; Rust's BigramLab (built from the
 // default corpus) compares the words and says whether their logits are identical.
 // state = { words: string[] }.
+// Until the core and the corpus arrive it shows its final layout (skeleton): one card
+// per word with `top` rows of placeholder cells, so its first numbers land in place.
 
 import { define, h, message } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, showChar } from '../format.js';
-import { bigramLab } from './bigram-lab.js';
+import { bigramLab, whenNear } from './bigram-lab.js';
 import { LessonWidget } from './lesson-widget.js';
 
 const DEFAULT_WORDS = ['hou', 'you', 'thou'];
@@ -22,6 +24,7 @@ class AttnBigram extends LessonWidget {
   #words = null;
   #ui = {};
   #lab = null;
+  #loadLab = null;
 
   get state() {
     return { words: this.#current() };
@@ -53,26 +56,59 @@ class AttnBigram extends LessonWidget {
       this.emitChange();
     });
     ui.reset = h('button', { type: 'button', onclick: () => { this.#words = null; ui.input.value = ''; this.refresh(); this.emitChange(); } });
-    ui.status = h('p', { class: 'muted', role: 'status' });
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     ui.cards = h('div', { class: 'grid' });
     ui.vocab = h('p', { class: 'muted' });
-    root.append(h('div', { class: 'controls' }, ui.label, ui.reset), ui.status, ui.cards, ui.verdict, ui.vocab);
+    root.append(h('div', { class: 'controls' }, ui.label, ui.reset), ui.cards, ui.verdict, ui.vocab);
+    this.#texts();
+    this.#skeleton(this.#current());
+  }
+
+  #texts() {
+    const ui = this.#ui;
+    ui.labelText.textContent = this.t('a.bigram.words');
+    ui.reset.textContent = this.t('reset');
+  }
+
+  /** The final layout with placeholders for the numbers: while the corpus loads. */
+  #skeleton(words) {
+    const ui = this.#ui;
+    let top = 3;
+    try {
+      top = intAttr(this, 'top', 3, 1, 10);
+    } catch {
+      // the render says what is wrong with it
+    }
+    const cell = () => h('td', {}, '…');
+    ui.cards.replaceChildren(...words.slice(0, 6).map((word) => {
+      const chars = [...word];
+      const last = chars[chars.length - 1];
+      return h('div', { class: 'panel skeleton', 'aria-busy': 'true' },
+        h('h4', {}, h('span', { class: 'mono word' }, chars.slice(0, -1).join(''), h('mark', {}, showChar(last))),
+          h('span', { class: 'muted' }, this.t('a.bigram.last', { c: showChar(last), i: '…' }))),
+        h('table', { class: 'plain' },
+          h('thead', {}, h('tr', {}, ...['a.bigram.next', 'a.bigram.count', 'a.bigram.prob', 'a.bigram.logit']
+            .map((k) => h('th', { scope: 'col' }, this.t(k))))),
+          h('tbody', {}, ...Array.from({ length: top }, () => h('tr', {}, cell(), cell(), cell(), cell())))),
+        h('p', { class: 'fact' }, '\u00a0'));
+    }));
+    ui.verdict.className = 'msg';
+    ui.verdict.textContent = this.t('a.bigram.loading');
+    ui.vocab.textContent = this.t('a.bigram.vocab', { v: '…' });
   }
 
   draw(core) {
     const ui = this.#ui;
-    ui.labelText.textContent = this.t('a.bigram.words');
-    ui.reset.textContent = this.t('reset');
+    this.#texts();
     const words = this.#current();
     if (this.shadowRoot.activeElement !== ui.input) ui.input.value = words.join(', ');
     if (!this.#lab) {
-      ui.status.textContent = this.t('a.bigram.loading');
-      bigramLab(core).then((lab) => { this.#lab = lab; this.refresh(); })
+      this.#skeleton(words);
+      this.#loadLab ??= whenNear(this).then(() => bigramLab(core))
+        .then((lab) => { this.#lab = lab; this.refresh(); })
         .catch((e) => this.showError(message(e)));
       return;
     }
-    ui.status.hidden = true;
     let r;
     try {
       r = this.#lab.compare(words, intAttr(this, 'top', 3, 1, 10));
@@ -108,5 +144,9 @@ class AttnBigram extends LessonWidget {
       table, h('p', { class: 'fact' }, same));
   }
 }
+
+AttnBigram.css = `${LessonWidget.css}
+.skeleton td { color: var(--_muted); }
+`;
 
 define(AttnBigram);
