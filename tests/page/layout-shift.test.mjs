@@ -1,0 +1,101 @@
+// Nothing jumps while a page loads: the lesson page, the teachers' catalogue and the
+// sample course-notes page, each loaded cold at a desktop and at a phone viewport (as
+// Lighthouse's mobile run), sum less than 0.05 of layout shift (the Layout Instability
+// API's values, shifts after input left out) from the navigation until every widget has
+// drawn its first result and the page has settled. Every widget builds its final layout
+// before the wasm arrives and the pages paint once their widgets are built.
+// Run from the repo root: node --test --test-concurrency=1 tests/page/layout-shift.test.mjs
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pageSuite } from './browser.mjs';
+
+const site = pageSuite();
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const MOBILE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
+const LIMIT = 0.05;
+
+/** Runs in the page before any of its scripts: every layout shift, with what moved, and
+ *  every widget that has drawn (attn-rendered). */
+function observeShifts() {
+  const name = (n) => {
+    if (!n) return '(gone)';
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    if (!el) return n.nodeName;
+    let s = el.localName + (el.id ? `#${el.id}` : '') + (typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '');
+    if (el !== n) s += ' (text)';
+    const host = el.getRootNode().host;
+    return host ? `${name(host)} >> ${s}` : s;
+  };
+  const rect = (r) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.hadRecentInput) continue;
+      window.__shifts.push({
+        value: e.value,
+        at: Math.round(e.startTime),
+        sources: e.sources.map((s) => `${name(s.node)}: ${rect(s.previousRect)} → ${rect(s.currentRect)}`),
+      });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+  window.__drawn = new Set();
+  window.__lastDrawn = 0;
+  document.addEventListener('attn-rendered', (e) => {
+    window.__drawn.add(e.composedPath()[0]);
+    window.__lastDrawn = performance.now();
+  });
+}
+
+/** Every widget of the document has drawn once (on the lesson page: html[data-ready]),
+ *  and no widget has drawn for 600 ms (the corpus' numbers of the bigram come later). */
+async function settled(page, file) {
+  if (file === 'index.html') await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
+  await page.waitForFunction(() => {
+    const widgets = [...document.querySelectorAll('*')]
+      .filter((el) => el.localName.startsWith('attn-') && typeof el.refresh === 'function' && 'core' in el);
+    return widgets.length > 0 && widgets.every((el) => window.__drawn.has(el));
+  }, null, { timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => performance.now() - window.__lastDrawn > 600, null, { timeout: 30000, polling: 100 });
+}
+
+async function shiftOf(file, device, lang) {
+  const context = await site.browser.newContext({ ...device, locale: 'en-US' });
+  if (lang) await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
+  await context.addInitScript(observeShifts);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+  const cdp = await context.newCDPSession(page); // cold: nothing from the cache
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  try {
+    await page.goto(`${site.base}${file}`);
+    await settled(page, file);
+    const shifts = await page.evaluate(() => window.__shifts);
+    return { shifts, total: shifts.reduce((s, e) => s + e.value, 0), problems };
+  } finally {
+    await context.close();
+  }
+}
+
+const CASES = [
+  ['index.html', 'desktop', DESKTOP], ['index.html', 'mobile', MOBILE],
+  ['index.html', 'desktop', DESKTOP, 'zh'], ['index.html', 'mobile', MOBILE, 'zh'],
+  ['embed.html', 'desktop', DESKTOP], ['embed.html', 'mobile', MOBILE],
+  ['notes-example.html', 'desktop', DESKTOP], ['notes-example.html', 'mobile', MOBILE],
+];
+
+for (const [file, label, device, lang] of CASES) {
+  test(`${file} at ${label}${lang ? ` (${lang})` : ''}: less than ${LIMIT} layout shift while it loads`, async () => {
+    const { shifts, total, problems } = await shiftOf(file, device, lang);
+    const worst = [...shifts].sort((a, b) => b.value - a.value).slice(0, 5)
+      .map((e) => `  ${e.value.toFixed(4)} at ${e.at} ms: ${e.sources.join(' | ')}`).join('\n');
+    console.log(`# ${file} ${label}${lang ? ` ${lang}` : ''}: cumulative layout shift ${total.toFixed(4)} (${shifts.length} shifts)`);
+    assert.deepEqual(problems, [], 'no page error or console error');
+    assert.ok(total < LIMIT, `cumulative layout shift ${total.toFixed(4)} ≥ ${LIMIT}; the largest shifts:\n${worst}`);
+  });
+}
