@@ -10,7 +10,7 @@
 import { define, h, message } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, formatFixed } from '../format.js';
-import { bigramLab } from './bigram-lab.js';
+import { bigramLab, whenNear } from './bigram-lab.js';
 import { LessonWidget } from './lesson-widget.js';
 
 const EMBD = [8, 16, 32, 64];
@@ -23,6 +23,7 @@ class AttnBigramSplit extends LessonWidget {
   #ui = {};
   #lab = null;
   #losses = new Map();
+  #loadLab = null;
 
   get state() {
     return this.#value();
@@ -98,15 +99,29 @@ class AttnBigramSplit extends LessonWidget {
     this.#drawCorpus(core, C);
   }
 
+  /** The corpus panel's final layout, with placeholders, while the corpus loads. */
+  #corpusSkeleton(C) {
+    const line = (key) => h('tr', {}, h('td', {}, this.t(key, { v: '…', c: C })), h('td', { class: 'value' }, '…'));
+    this.#ui.corpus.replaceChildren(
+      h('h4', { class: 'muted' }, this.t('a.bigram.loading')),
+      h('table', { class: 'plain' }, h('tbody', {},
+        line('a.split.lossUniform'), line('a.split.lossBigram'), line('a.split.lossSplit'), line('a.split.lossCount'))),
+      h('p', { class: 'muted' }, this.t('a.split.oursNote')));
+    this.#ui.corpus.setAttribute('aria-busy', 'true');
+  }
+
   #drawCorpus(core, C) {
     const ui = this.#ui;
     if (!this.#lab) {
-      ui.corpus.replaceChildren(h('p', { class: 'muted' }, this.t('a.bigram.loading')));
-      bigramLab(core).then((lab) => { this.#lab = lab; this.refresh(); }).catch((e) => this.showError(message(e)));
+      this.#corpusSkeleton(C);
+      // The corpus is fetched once this panel is near the viewport.
+      this.#loadLab ??= whenNear(ui.corpus).then(() => bigramLab(core))
+        .then((lab) => { this.#lab = lab; this.refresh(); }).catch((e) => this.showError(message(e)));
       return;
     }
     if (!this.#losses.has(C)) this.#losses.set(C, this.#lab.initialLosses(C, 1337));
     const l = this.#losses.get(C);
+    ui.corpus.removeAttribute('aria-busy');
     const line = (key, v) => h('tr', {}, h('td', {}, this.t(key, { v: l.vocab_size, c: C })), h('td', { class: 'value' }, formatCell(v)));
     ui.corpus.replaceChildren(
       h('h4', {}, this.t('a.split.ours', { v: l.vocab_size })),

@@ -1,17 +1,25 @@
 // The count bigram of the lesson's default corpus, shared by the bigram widgets.
-// Only those read the corpus (400 KB gzipped), and only once one of them is near the
+// Only those and the GPT trainer read the corpus (400 KB gzipped), and only once one of them is near the
 // viewport (whenNear): a page that never shows them never fetches it.
 
+// The GPT trainer's default corpus is the same text, fetched once for both (corpusText).
+
+const CORPUS_URL = new URL('../../data/corpus.txt', import.meta.url);
+let corpus = null;
 let corpusLab = null;
 
-/** The count bigram of the default corpus (data/corpus.txt next to js/), built once per page. */
+/** The default corpus (data/corpus.txt next to js/), fetched once per page. */
+export function corpusText() {
+  corpus ??= fetch(CORPUS_URL).then((r) => {
+    if (!r.ok) throw new Error(`${CORPUS_URL.pathname}: HTTP ${r.status}`);
+    return r.text();
+  });
+  return corpus;
+}
+
+/** The count bigram of the default corpus, built once per page. */
 export function bigramLab(core) {
-  corpusLab ??= fetch(new URL('../../data/corpus.txt', import.meta.url))
-    .then((r) => {
-      if (!r.ok) throw new Error(`data/corpus.txt: HTTP ${r.status}`);
-      return r.text();
-    })
-    .then((text) => new core.BigramLab(text));
+  corpusLab ??= corpusText().then((text) => new core.BigramLab(text));
   return corpusLab;
 }
 

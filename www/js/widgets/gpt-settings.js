@@ -13,16 +13,17 @@
 //   el.ready, el.defaultText, el.whenReady()        the default corpus: here yet, it, once here
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
-// It fetches the default corpus (www/data/corpus.txt) itself, relative to this module.
+// It fetches the default corpus (www/data/corpus.txt, shared with the bigram widgets:
+// bigram-lab.js) once it is near the viewport, or at once when asked (whenReady).
 
 import { showChar } from '../format.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
+import { corpusText, whenNear } from './bigram-lab.js';
 import PART_GPT from '../i18n/part-gpt.js';
 
 addStrings(PART_GPT);
 
-const CORPUS_URL = new URL('../../data/corpus.txt', import.meta.url);
 const PRESETS = {
   tiny: { n_layer: 1, n_head: 4, n_embd: 32, block_size: 8, batch_size: 32, lr: 0.001 },
   small: { n_layer: 2, n_head: 4, n_embd: 64, block_size: 32, batch_size: 16, lr: 0.001 },
@@ -37,14 +38,7 @@ function setPreset(ui, name) {
   for (const f of FIELDS) ui.inputs[f].value = String(PRESETS[name][f]);
 }
 
-let defaultCorpus = null;
-function loadDefaultCorpus() {
-  defaultCorpus ??= fetch(CORPUS_URL).then((r) => {
-    if (!r.ok) throw new Error(`${CORPUS_URL.pathname}: HTTP ${r.status}`);
-    return r.text();
-  });
-  return defaultCorpus;
-}
+const loadDefaultCorpus = corpusText;
 
 class AttnGptSettings extends AttnWidget {
   static tag = 'attn-gpt-settings';
@@ -100,7 +94,7 @@ class AttnGptSettings extends AttnWidget {
 
   connectedCallback() {
     super.connectedCallback();
-    loadDefaultCorpus().then((text) => {
+    whenNear(this).then(loadDefaultCorpus).then((text) => {
       this.#defaultText = text;
       this.#changed();
     }, (err) => this.showMessage(() => this.t('gpt.corpusFailed', { msg: message(err, this.language) })));
