@@ -2,8 +2,9 @@
 // URL_KEYS (url-keys.js). Widgets register themselves (widgets.js) and do their own drawing.
 // html[data-ready] is set once every widget on the page has drawn its first result.
 
+import './lesson-i18n.js'; // first: the texts are in place before the widgets are built
 import '../widgets.js';
-import { applyI18n, setLang, t } from './i18n.js';
+import { setLang, t } from './i18n.js';
 import { urlKeyOf } from './url-keys.js';
 import { bindUrlState, setUrlNotice } from './url-state.js';
 import { loadCore } from './wasm.js';
@@ -25,7 +26,6 @@ setUrlNotice((key, msg) => {
 for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => setLang(button.dataset.lang));
 }
-applyI18n();
 
 /** Resolves when `el` has drawn once (its first attn-rendered), or after 10 s. */
 function firstRender(el) {

@@ -69,12 +69,21 @@ function pump() {
   }
 }
 
-/** Whether `el` is within a screen of the viewport (a quarter of one above, one and a quarter below). Called while
- *  the page loads, where the layout it forces is the one the first paint needs anyway. */
+/** Whether `el` is in the viewport or near it while the page loads. The widgets that
+ *  are not defined yet are measured with it in one layout, before any of them is built:
+ *  an undefined element is empty, so none sits lower than it will once built, and a
+ *  widget measured in the viewport now is every widget the first paint can show. */
+const near = new WeakMap();
 function nearViewport(el) {
-  const r = el.getBoundingClientRect();
-  const h = window.innerHeight || 800;
-  return r.bottom >= -h / 4 && r.top <= 1.25 * h;
+  if (!near.has(el)) {
+    const h = window.innerHeight || 800;
+    for (const x of [el, ...document.querySelectorAll(':not(:defined)')]) {
+      if (!x.localName.startsWith('attn-')) continue;
+      const r = x.getBoundingClientRect();
+      near.set(x, r.bottom >= -h / 4 && r.top <= h);
+    }
+  }
+  return near.get(el);
 }
 
 let pageLoaded = document.readyState === 'complete';
