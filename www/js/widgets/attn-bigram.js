@@ -92,8 +92,13 @@ class AttnBigram extends LessonWidget {
           h('tbody', {}, ...Array.from({ length: top }, () => h('tr', {}, cell(), cell(), cell(), cell())))),
         h('p', { class: 'fact' }, '\u00a0'));
     }));
-    ui.verdict.className = 'msg';
-    ui.verdict.textContent = this.t('a.bigram.loading');
+    // The loading line takes the room of the longest verdict it may become (stacked
+    // unseen in the same grid cell), so the verdict replaces it in place.
+    const last = words[0] ? showChar([...words[0]].pop()) : '';
+    ui.verdict.className = 'msg stack';
+    ui.verdict.replaceChildren(h('span', {}, this.t('a.bigram.loading')),
+      h('span', { class: 'spare', 'aria-hidden': 'true' }, this.t('a.bigram.same', { n: words.length, c: last, i: '00' })),
+      h('span', { class: 'spare', 'aria-hidden': 'true' }, this.t('a.bigram.differ')));
     ui.vocab.textContent = this.t('a.bigram.vocab', { v: '…' });
   }
 
@@ -147,6 +152,9 @@ class AttnBigram extends LessonWidget {
 
 AttnBigram.css = `${LessonWidget.css}
 .skeleton td { color: var(--_muted); }
+.msg.stack { display: grid; }
+.msg.stack > span { grid-area: 1 / 1; }
+.msg.stack > .spare { visibility: hidden; }
 `;
 
 define(AttnBigram);

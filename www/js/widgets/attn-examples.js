@@ -45,6 +45,21 @@ class AttnExamples extends LessonWidget {
     ui.list = h('ol', { class: 'examples' });
     ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
     root.append(h('div', { class: 'controls' }, h('label', { class: 'field' }, ui.labelText, ui.input)), ui.msg, ui.summary, ui.list);
+    // The final layout before the core arrives: one placeholder line per position of the
+    // chunk but the last (each predicts the character after it).
+    const chunk = [...this.#value()];
+    ui.labelText.textContent = this.t('a.examples.chunk');
+    ui.input.value = chunk.join('');
+    ui.summary.textContent = this.t('a.examples.count', { n: '…', t: '…' });
+    ui.list.replaceChildren(...chunk.slice(1).map((_, t) => this.#item(t, '…', '…')));
+  }
+
+  #item(t, context, target) {
+    return h('li', {},
+      h('span', { class: 'pos' }, `t = ${t}`),
+      h('span', { class: 'ctx mono' }, context),
+      h('span', { class: 'arrow', 'aria-label': this.t('a.examples.then') }, '→'),
+      h('span', { class: 'target mono' }, target));
   }
 
   draw(core) {
@@ -62,11 +77,7 @@ class AttnExamples extends LessonWidget {
     }
     ui.msg.hidden = true;
     ui.summary.textContent = this.t('a.examples.count', { n: list.length, t: [...chunk].length });
-    ui.list.replaceChildren(...Array.from(list, (ex, t) => h('li', {},
-      h('span', { class: 'pos' }, `t = ${t}`),
-      h('span', { class: 'ctx mono' }, [...ex.context].map(showChar).join('')),
-      h('span', { class: 'arrow', 'aria-label': this.t('a.examples.then') }, '→'),
-      h('span', { class: 'target mono' }, showChar(ex.target)))));
+    ui.list.replaceChildren(...Array.from(list, (ex, t) => this.#item(t, [...ex.context].map(showChar).join(''), showChar(ex.target))));
   }
 }
 

@@ -63,6 +63,44 @@ class AttnSoftmaxSteps extends LessonWidget {
     ui.after = h('p', { class: 'fact' });
     ui.msg = h('p', { class: 'msg', role: 'status' });
     root.append(h('div', { class: 'scroll' }, ui.table), h('div', { class: 'controls' }, ui.zero, ui.reset), ui.msg, ui.after);
+    // The final layout before the core arrives: labels, inputs, and placeholder numbers.
+    this.#controls();
+    for (const key of ['masked', 'exp', 'weights']) ui.cells[key].tds.forEach((td) => { td.textContent = '…'; });
+    ui.cells.exp.sum.textContent = '…';
+    ui.cells.weights.sum.textContent = '…';
+    ui.msg.textContent = '\u00a0';
+    this.#after('[…, …, …, …]', '…');
+  }
+
+  /** The labels, the inputs and boxes from the state (no number of the core's). */
+  #controls() {
+    const ui = this.#ui;
+    const s = this.state;
+    ui.zero.textContent = this.t('a.softmax.zero');
+    ui.reset.textContent = this.t('reset');
+    s.scores.forEach((v, i) => {
+      if (this.shadowRoot.activeElement !== ui.inputs[i]) {
+        ui.inputs[i].value = String(v); // the state's number replaces any refused text
+        ui.inputs[i].removeAttribute('aria-invalid');
+        ui.inputs[i].title = '';
+      }
+      ui.inputs[i].setAttribute('aria-label', this.t('a.softmax.scoreAt', { i }));
+      ui.checks[i].checked = s.allowed[i];
+      ui.checks[i].setAttribute('aria-label', this.t('a.softmax.allowedAt', { i }));
+    });
+    const c = ui.cells;
+    const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+    for (const key of Object.keys(ROWS)) set(c[key].th, this.t(ROWS[key]));
+    set(c.head.th, this.t('a.softmax.position'));
+    set(c.head.sum, this.t('a.sum.sum'));
+    s.allowed.forEach((ok, i) => {
+      for (const key of Object.keys(ROWS)) c[key].tds[i].classList.toggle('future', !ok);
+    });
+  }
+
+  #after(weights, sum) {
+    this.#ui.after.replaceChildren(this.t('a.softmax.after'), ' ', h('b', { class: 'value' }, weights), ' ',
+      this.t('a.softmax.afterSum'), ' ', h('b', { class: 'value' }, sum));
   }
 
   #change(fn, redrawInputs = false) {
@@ -93,26 +131,11 @@ class AttnSoftmaxSteps extends LessonWidget {
   draw(core) {
     const ui = this.#ui;
     const s = this.state;
-    ui.zero.textContent = this.t('a.softmax.zero');
-    ui.reset.textContent = this.t('reset');
-    s.scores.forEach((v, i) => {
-      if (this.shadowRoot.activeElement !== ui.inputs[i]) {
-        ui.inputs[i].value = String(v); // the state's number replaces any refused text
-        ui.inputs[i].removeAttribute('aria-invalid');
-        ui.inputs[i].title = '';
-      }
-      ui.inputs[i].setAttribute('aria-label', this.t('a.softmax.scoreAt', { i }));
-      ui.checks[i].checked = s.allowed[i];
-      ui.checks[i].setAttribute('aria-label', this.t('a.softmax.allowedAt', { i }));
-    });
+    this.#controls();
     const r = core.maskedSoftmaxSteps({ scores: s.scores, allowed: s.allowed });
     const c = ui.cells;
     const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
-    for (const key of Object.keys(ROWS)) set(c[key].th, this.t(ROWS[key]));
-    set(c.head.th, this.t('a.softmax.position'));
-    set(c.head.sum, this.t('a.sum.sum'));
     s.allowed.forEach((ok, i) => {
-      for (const key of Object.keys(ROWS)) c[key].tds[i].classList.toggle('future', !ok);
       const m = r.masked[i];
       set(c.masked.tds[i], m === null || m === -Infinity ? '−∞' : formatCell(m));
       set(c.exp.tds[i], formatCell(r.exp[i]));
@@ -130,9 +153,7 @@ class AttnSoftmaxSteps extends LessonWidget {
       ui.msg.className = 'msg ok';
       ui.msg.textContent = this.t('a.softmax.ok');
     }
-    ui.after.replaceChildren(this.t('a.softmax.after'), ' ',
-      h('b', { class: 'value' }, `[${Array.from(r.mask_after_weights, (v) => formatCell(v)).join(', ')}]`), ' ',
-      this.t('a.softmax.afterSum'), ' ', h('b', { class: 'value' }, formatCell(r.mask_after_sum)));
+    this.#after(`[${Array.from(r.mask_after_weights, (v) => formatCell(v)).join(', ')}]`, formatCell(r.mask_after_sum));
   }
 }
 

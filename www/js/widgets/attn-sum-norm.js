@@ -59,6 +59,27 @@ class AttnSumNorm extends LessonWidget {
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     root.append(h('div', { class: 'controls' }, h('label', { class: 'field' }, ui.labelText, ui.input), ...ui.presets),
       ui.inputMsg, ui.table, ui.verdict);
+    // The final layout before the core arrives: the table with placeholder numbers.
+    let scores = PRESETS[0];
+    try {
+      scores = this.#value();
+    } catch {
+      // the render says what is wrong with the attribute
+    }
+    ui.labelText.textContent = this.t('a.sum.scores');
+    ui.input.value = scores.map((v) => String(v)).join(', ');
+    const dots = () => scores.map(() => h('td', {}, '…'));
+    this.#table(scores, dots(), h('td', { class: 'value' }, '…'), dots(), h('td', {}, '…'));
+    ui.verdict.textContent = '\u00a0';
+  }
+
+  #table(scores, scoreCells, sum, weightCells, total) {
+    this.#ui.table.replaceChildren(
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...scores.map((_, i) => h('th', { scope: 'col' }, String(i))),
+        h('th', { scope: 'col' }, this.t('a.sum.sum')))),
+      h('tbody', {},
+        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.scores')), ...scoreCells, sum),
+        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.weights')), ...weightCells, total)));
   }
 
   #onInput() {
@@ -84,14 +105,9 @@ class AttnSumNorm extends LessonWidget {
     const r = core.normalizeBySum(new Float64Array(scores));
     const negative = new Set(Array.from(r.negative));
     const cells = (values, cls) => Array.from(values, (v, i) => h('td', { class: cls?.(i) ?? '' }, formatCell(v)));
-    ui.table.replaceChildren(
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...scores.map((_, i) => h('th', { scope: 'col' }, String(i))),
-        h('th', { scope: 'col' }, this.t('a.sum.sum')))),
-      h('tbody', {},
-        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.scores')), ...cells(r.scores), h('td', { class: 'value' }, formatCell(r.sum))),
-        h('tr', {}, h('th', { scope: 'row' }, this.t('a.sum.weights')),
-          ...(r.weights ? cells(r.weights, (i) => (negative.has(i) ? 'bad' : '')) : scores.map(() => h('td', {}, '–'))),
-          h('td', {}, r.weights ? '1.00' : '–'))));
+    this.#table(scores, cells(r.scores), h('td', { class: 'value' }, formatCell(r.sum)),
+      r.weights ? cells(r.weights, (i) => (negative.has(i) ? 'bad' : '')) : scores.map(() => h('td', {}, '–')),
+      h('td', {}, r.weights ? '1.00' : '–'));
     if (r.divides_by_zero) {
       ui.verdict.className = 'msg bad';
       ui.verdict.textContent = this.t('a.sum.zero');
