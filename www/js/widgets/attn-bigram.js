@@ -61,6 +61,7 @@ class AttnBigram extends LessonWidget {
     ui.vocab = h('p', { class: 'muted' });
     root.append(h('div', { class: 'controls' }, ui.label, ui.reset), ui.cards, ui.verdict, ui.vocab);
     this.#texts();
+    ui.input.value = this.#current().join(', ');
     this.#skeleton(this.#current());
   }
 
