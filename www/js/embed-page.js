@@ -136,7 +136,9 @@ function card([tag, section, summary, attrs, state, example]) {
 
 function buildCatalogue() {
   const toc = document.getElementById('widget-toc');
-  const list = document.getElementById('catalogue');
+  // Built off the page and appended at once: the widgets then connect together, and
+  // find out with one layout which of them are near the viewport (widget-base.js).
+  const list = document.createDocumentFragment();
   let ol = null;
   for (const entry of CATALOGUE) {
     if (!Array.isArray(entry)) {
@@ -148,6 +150,7 @@ function buildCatalogue() {
     list.append(card(entry));
     ol.append(h('li', {}, h('a', { href: `#${entry[0]}` }, code(`<${entry[0]}>`))));
   }
+  document.getElementById('catalogue').append(list);
   document.getElementById('common-attrs').append(attrTable(COMMON));
 }
 

@@ -69,16 +69,17 @@ function pump() {
   }
 }
 
-/** Whether `el` is in the viewport or near it while the page loads. The widgets that
- *  are not defined yet are measured with it in one layout, before any of them is built:
- *  an undefined element is empty, so none sits lower than it will once built, and a
- *  widget measured in the viewport now is every widget the first paint can show. */
+/** Whether `el` is in the viewport or near it while the page loads. Every widget of the
+ *  document not measured yet (the ones not defined yet, or a page's catalogue appended at
+ *  once) is measured with it in one layout, before any of them is built: an unbuilt
+ *  widget is empty, so none sits lower than it will once built, and a widget measured in
+ *  the viewport now is every widget the first paint can show. */
 const near = new WeakMap();
 function nearViewport(el) {
   if (!near.has(el)) {
     const h = window.innerHeight || 800;
-    for (const x of [el, ...document.querySelectorAll(':not(:defined)')]) {
-      if (!x.localName.startsWith('attn-')) continue;
+    for (const x of [el, ...document.getElementsByTagName('*')]) {
+      if (near.has(x) || !x.localName.startsWith('attn-')) continue;
       const r = x.getBoundingClientRect();
       near.set(x, r.bottom >= -h / 4 && r.top <= h);
     }
