@@ -78,13 +78,28 @@ const near = new WeakMap();
 function nearViewport(el) {
   if (!near.has(el)) {
     const h = window.innerHeight || 800;
+    const top = viewTop();
     for (const x of [el, ...document.getElementsByTagName('*')]) {
       if (near.has(x) || !x.localName.startsWith('attn-')) continue;
       const r = x.getBoundingClientRect();
-      near.set(x, r.bottom >= -h / 4 && r.top <= h);
+      near.set(x, r.bottom >= top - h / 4 && r.top <= top + h);
     }
   }
   return near.get(el);
+}
+
+/** Where the viewport's top will be, relative to where it is: a page opened at a
+ *  #fragment is scrolled to its target only after the scripts have run. */
+function viewTop() {
+  if (window.scrollY > 0 || location.hash.length < 2) return 0;
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return 0;
+  }
+  const target = document.getElementById(id);
+  return target ? target.getBoundingClientRect().top : 0;
 }
 
 let pageLoaded = document.readyState === 'complete';
