@@ -5,12 +5,13 @@
 // asserts nothing.
 //
 //   node tools/bench_load.mjs [--root www|dist/attention-playground] [--runs 5] [--edits 30]
-//                             [--lighthouse] [PAGE ...]
+//                             [--lighthouse] [--list] [PAGE ...]
 //
 // PAGE: a path under root (index.html, embed.html, notes-example.html) or `one-head`, a
 // plain course page with a single <attn-head> that the script writes next to widgets.js.
 // --lighthouse also runs Lighthouse (npm, fetched by `npm exec` on first use) against
-// Debian's Chromium (CHROME_PATH) for each page, desktop and mobile.
+// Debian's Chromium (CHROME_PATH) for each page, desktop and mobile. --list prints every
+// request of each load with its bytes on the wire.
 
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -38,6 +39,7 @@ const root = path.resolve(REPO, flag('root', 'www'));
 const runs = Number(flag('runs', '5'));
 const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
+const list = bool('list');
 const pages = args.length ? args : ['one-head', 'index.html', 'embed.html', 'notes-example.html'];
 
 const ONE_HEAD = '__bench-one-head.html';
@@ -112,9 +114,13 @@ async function loadOnce(browser, url) {
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   let bytes = 0;
   let requests = 0;
+  const urls = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  const seen = [];
   cdp.on('Network.loadingFinished', (e) => {
     bytes += e.encodedDataLength;
     requests += 1;
+    seen.push([e.encodedDataLength, urls.get(e.requestId)]);
   });
   await page.addInitScript(observe);
   await page.goto(url, { waitUntil: 'load' });
@@ -123,6 +129,7 @@ async function loadOnce(browser, url) {
   await page.waitForTimeout(500); // late shifts
   const m = await page.evaluate(() => ({ ...window.__load }));
   await context.close();
+  if (list) for (const [b, u] of seen) console.log(`  ${String(b).padStart(8)} ${u}`);
   return { bytes, requests, ...m };
 }
 

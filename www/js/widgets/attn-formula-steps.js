@@ -19,9 +19,9 @@ import { BASE_CSS } from '../widget-css.js';
 import { langOf, onLangChange, t } from '../i18n.js';
 import { formatNum, subscript } from '../format.js';
 import { adoptTex, tex } from '../tex.js';
+import { highlighted } from '../tex-mark.js';
 
 // The highlight is a box in the formula; dark text keeps it readable in either theme.
-const MARK = (term) => `\\colorbox{#fde68a}{$\\color{#1b1e27}{${term}}$}`;
 
 const CSS = `
 :host { display: block; }
@@ -154,10 +154,7 @@ class AttnFormulaSteps extends HTMLElement {
 
   /** The formula with the step's term boxed (the span is where the term sits in latex). */
   #highlighted(step) {
-    const [start, end] = step?.span ?? [];
-    const latex = this.#latex;
-    if (!latex || !Number.isInteger(start) || latex.slice(start, end) !== step.term) return latex;
-    return latex.slice(0, start) + MARK(step.term) + latex.slice(end);
+    return highlighted(this.#latex, step);
   }
 
   #description(step, lang) {
@@ -196,7 +193,7 @@ class AttnFormulaSteps extends HTMLElement {
     count.textContent = name;
     ui.count.replaceChildren(`${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`, count);
     ui.desc.textContent = this.#description(step, lang);
-    if (this.#latex && self.katex) {
+    if (this.#latex) {
       // Typesetting is the slow part of a redraw: each highlighted variant is made once.
       const latex = this.#highlighted(step);
       let node = this.#typeset.get(latex);
