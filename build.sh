@@ -4,7 +4,8 @@
 #   ./build.sh              install what is missing, build the lesson's wasm into www/pkg/ (no
 #                           GPT, built for size) and the GPT's into www/pkg-gpt/ (simd128) and
 #                           www/pkg-gpt-fma/ (relaxed SIMD: fused multiply-add)
-#   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
+#   ./build.sh serve [PORT] dist, then serve dist/attention-playground/ on http://127.0.0.1:PORT/
+#                           (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
 #   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
@@ -152,10 +153,11 @@ build() {
 serve() {
   local port=${1:-8000}
   [[ $port =~ ^[0-9]+$ ]] || die "port must be a number, got '$port'"
-  build
-  step "serving www/ (Ctrl-C to stop), cross-origin isolated (COOP/COEP)"
+  # What a static host would serve: the folder dist writes (JS bundled), not www/'s modules.
+  dist
+  step "serving dist/attention-playground/ (Ctrl-C to stop), cross-origin isolated (COOP/COEP)"
   echo "Open http://127.0.0.1:$port/"
-  exec python3 tools/serve.py www "$port"
+  exec python3 tools/serve.py dist/attention-playground "$port"
 }
 
 dist() {
@@ -246,6 +248,6 @@ case "${1:-build}" in
   dist) dist ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h | --help | help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$1' (use: build, serve [PORT], test, dist, fuzz [SECONDS])" ;;
 esac

@@ -21,10 +21,13 @@ if (!src || !out) {
   process.exit(2);
 }
 
-const ENTRIES = [
-  'widgets.js', 'js/lesson-page.js', 'js/embed-page.js', 'js/explain-demo.js', 'js/bench.js',
-  'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js', 'js/widgets/variance-worker.js',
-];
+// The widgets' entries (widgets.js and the two pages built on it) share their chunks: the
+// widgets' code, plus what loads on demand (the GPT trainer, KaTeX's script). Every other
+// entry (the demo and bench pages, each worker) is one self-contained file, so a page
+// fetches widgets.js and a chunk or two, and a worker none of the page's chunks.
+const PAGES = ['widgets.js', 'js/lesson-page.js', 'js/embed-page.js'];
+const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
+  'js/widgets/variance-worker.js'];
 const ROOT = '__AP_ROOT__/';
 const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
@@ -45,14 +48,14 @@ const rootUrls = {
   },
 };
 
-const result = await esbuild.build({
-  entryPoints: ENTRIES.map((e) => path.join(src, e)),
+const bundle = (entries, splitting) => esbuild.build({
+  entryPoints: entries.map((e) => path.join(src, e)),
   outbase: src,
   outdir: out,
   entryNames: '[dir]/[name]',
   chunkNames: 'js/chunk-[hash]',
   bundle: true,
-  splitting: true,
+  splitting,
   format: 'esm',
   minify: true,
   target: ['es2022'],
@@ -63,6 +66,8 @@ const result = await esbuild.build({
   plugins: [rootUrls],
 });
 
+const runs = [await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
+const result = { metafile: { outputs: Object.assign({}, ...runs.map((r) => r.metafile.outputs)) } };
 let bytes = 0;
 for (const file of Object.keys(result.metafile.outputs)) {
   const abs = path.resolve(file);
@@ -73,4 +78,4 @@ for (const file of Object.keys(result.metafile.outputs)) {
   bytes += text.length;
 }
 if (process.env.BUNDLE_META) await writeFile(process.env.BUNDLE_META, JSON.stringify(result.metafile));
-console.log(`bundled ${ENTRIES.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
+console.log(`bundled ${PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
