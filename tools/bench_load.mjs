@@ -137,9 +137,12 @@ async function loadOnce(browser, url) {
 async function editLatency(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  await page.addInitScript(observe);
   await page.goto(`${base}index.html`);
   await page.waitForSelector('html[data-ready="true"]');
+  await page.waitForTimeout(500);
   const times = await page.evaluate(async (n) => {
+    window.__load.longest = 0; // from here on: the longest task while editing
     const deep = (root, sel) => {
       const hit = root.querySelector(sel);
       if (hit) return hit;
@@ -175,7 +178,8 @@ async function editLatency(browser, base) {
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); // the frame it lands in
       out.push(performance.now() - t0);
     }
-    return out;
+    await new Promise((r) => setTimeout(r, 200)); // the long-task entries of the last edit
+    return { out, longest: window.__load.longest };
   }, edits);
   await context.close();
   return times;
@@ -184,7 +188,7 @@ async function editLatency(browser, base) {
 function runLighthouse(url, mobile) {
   const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   const out = execFileSync('npm', ['exec', '--yes', '--', 'lighthouse@12', url, '--quiet', '--output=json',
-    '--only-categories=performance', `--chrome-flags=--headless --no-sandbox --disable-gpu`,
+    '--only-categories=performance', '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
     ...(mobile ? [] : ['--preset=desktop'])], { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 << 20 });
   const r = JSON.parse(out);
   const a = r.audits;
@@ -207,9 +211,13 @@ try {
     const m = (k) => median(rs.map((r) => r[k]));
     console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${m('first').toFixed(0).padStart(16)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`);
   }
+  for (const pkg of ['pkg', 'pkg-gpt', 'pkg-gpt-fma', 'pkg-fma']) {
+    const wasm = await readFile(path.join(root, pkg, 'attention_playground_bg.wasm')).catch(() => null);
+    if (wasm) console.log(`wasm ${`${pkg}/`.padEnd(13)} ${(wasm.length / 1024).toFixed(0).padStart(5)} KB, ${(zlib.gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0).padStart(4)} KB gzipped`);
+  }
   if (edits > 0) {
-    const t = await editLatency(browser, base);
-    console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms`);
+    const { out: t, longest } = await editLatency(browser, base);
+    console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms; longest task while editing ${longest.toFixed(0)} ms`);
   }
   if (lighthouse) {
     for (const p of pages) {
