@@ -90,6 +90,13 @@ export function dropExactTable(table) {
  *  that showing it never moves the grid's neighbours (a click whose mouseup lands
  *  elsewhere would be lost). */
 export function drawReadout(box, name, v) {
+  const [a, b] = box.children;
+  if (a?.className === 'name' && b?.className === 'exact' && box.children.length === 2) {
+    // the same two lines, their text updated in place (a redraw while a cell is focused)
+    setText(a, `${name} = `);
+    setText(b, formatExact(v));
+    return;
+  }
   const line = (cls, text) => Object.assign(box.ownerDocument.createElement('span'), { className: cls, textContent: text });
   box.replaceChildren(line('name', `${name} = `), line('exact', formatExact(v)));
 }
