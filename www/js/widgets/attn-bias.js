@@ -9,7 +9,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { drawsInFrame } from './draw-in-frame.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setAttr, setText } from '../attn-matrix-table.js';
 import { checkBool } from '../cell-checks.js';
 import { formatCells, formatDiff } from '../format.js';
@@ -136,7 +136,7 @@ class AttnBias extends drawsInFrame(LessonWidget) {
   }
 }
 
-AttnBias.css = `${LessonWidget.css}
+AttnBias.css = `${LessonWidget.css}${FOLLOWER_CSS}
 input.bias { width: 7em; }
 input[aria-invalid="true"] { outline: 2px solid var(--_error); }
 `;

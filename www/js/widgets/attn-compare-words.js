@@ -12,7 +12,7 @@ import { formatDiff, subscripted } from '../format.js';
 import { LessonWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { explainTraces } from './explain-trace.js';
-import { drawsInFrame } from './draw-in-frame.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setAttr, setText } from '../attn-matrix-table.js';
 
 const WORD = /^[houy]{1,8}$/;
@@ -104,5 +104,7 @@ class AttnCompareWords extends drawsInFrame(LessonWidget) {
     setText(ui.verdict, this.t(differ ? 'a.words.differ' : 'a.words.same', { e: formatDiff(r.weights_max_diff) }));
   }
 }
+
+AttnCompareWords.css = `${LessonWidget.css}${FOLLOWER_CSS}`;
 
 define(AttnCompareWords);

@@ -16,7 +16,7 @@ import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { tex, texEscape } from '../tex.js';
 import { explainGrids } from './explain-grids.js';
-import { drawsInFrame } from './draw-in-frame.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setText } from '../attn-matrix-table.js';
 
 /** Fills `box` with `make()`'s nodes, unless `key` says they would be the ones shown. */
@@ -152,7 +152,7 @@ class AttnHeadProbe extends drawsInFrame(PartAWidget) {
   }
 }
 
-AttnHeadProbe.css = `${PartAWidget.css}
+AttnHeadProbe.css = `${PartAWidget.css}${FOLLOWER_CSS}
 .terms-panel { margin-top: 12px; }
 .terms { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: baseline; font-size: 1rem; }
 .op { color: var(--_muted); font-weight: 700; }

@@ -8,7 +8,7 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
-import { drawsInFrame } from './draw-in-frame.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setAttr, setText } from '../attn-matrix-table.js';
 import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
 import { formatDiff, subscripted } from '../format.js';
@@ -91,5 +91,7 @@ class AttnValueChange extends drawsInFrame(LessonWidget) {
     setText(ui.verdict, this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: formatDiff(r.out_max_change) }));
   }
 }
+
+AttnValueChange.css = `${LessonWidget.css}${FOLLOWER_CSS}`;
 
 define(AttnValueChange);

@@ -14,6 +14,12 @@
 
 import { message } from '../widget-base.js';
 
+/** Their panels are laid out and painted on their own: a redraw inside one leaves the
+ *  page's recorded paint around it alone (add after the widget's other CSS). */
+export const FOLLOWER_CSS = `
+.panel { contain: layout style; }
+`;
+
 const LOCK_MARKS = '[data-readonly-locked], [data-readonly-editable], [data-readonly-nested]';
 
 export const drawsInFrame = (Base) => class extends Base {
