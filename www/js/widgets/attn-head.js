@@ -54,6 +54,7 @@ class AttnHead extends AttnWidget {
   #cards = {};
   #state = null; // the lab's state as plain data, until the lab changes (#changed)
   #seqKey = '';
+  #stepsKey = '';
 
   build(root) {
     const ui = this.#ui;
@@ -296,7 +297,14 @@ class AttnHead extends AttnWidget {
     // The formula never changes: set it once (re-typesetting it costs a frame).
     const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
     if (ui.steps.latex !== latex) ui.steps.latex = latex;
-    ui.steps.steps = this.#lab.formulaSteps();
+    // What the stepper draws of a step (its name, term, factor 1/√d, masked cells) follows
+    // from the switches and the shapes alone: asked again (a slow call) only when they
+    // change, or on every redraw when the stepper also draws each step's output matrix.
+    const stepsKey = JSON.stringify([s.causal, s.scaled, s.x.rows, s.x.cols, s.W_q.rows, s.W_k.rows, s.W_v.rows, this.language]);
+    if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
+      this.#stepsKey = stepsKey;
+      ui.steps.steps = this.#lab.formulaSteps();
+    }
     return true;
   }
 
