@@ -56,6 +56,7 @@ class AttnMatrix extends HTMLElement {
   #inputs = [];
   #sent = [];
   #paint = [];
+  #drawn = [];
   #errors = new Map();
   #focused = -1;
   #sources = new Set();
@@ -248,6 +249,7 @@ class AttnMatrix extends HTMLElement {
     ({ cells: this.#cells, inputs: this.#inputs } = buildHeatmap(this.#table, rows, cols, editable, this.explainable));
     this.#sent = new Array(rows * cols).fill(null);
     this.#paint = new Array(rows * cols).fill(null);
+    this.#drawn = new Array(rows * cols).fill(null);
     this.#sources = new Set();
     this.#selected = -1;
     this.#error.textContent = '';
@@ -309,7 +311,7 @@ class AttnMatrix extends HTMLElement {
     const { data } = this.#value;
     paintHeatmap(this.#table, this.#cells, this.#value, {
       rowLabels: this.#rowLabels, colLabels: this.#colLabels, name: this.getAttribute('label') ?? '',
-      palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint,
+      palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint, drawn: this.#drawn,
       withText: !this.#inputs.length,
     });
     const active = this.shadowRoot.activeElement;
