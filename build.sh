@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Attention Playground: set-up, build, serve and test in one script.
 #
-#   ./build.sh              install what is missing, build the release wasm into www/pkg/
-#                           (simd128) and www/pkg-fma/ (relaxed SIMD: fused multiply-add)
-#   ./build.sh serve [PORT] build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
+#   ./build.sh              install what is missing, build the lesson's wasm into www/pkg/ (no
+#                           GPT, built for size) and the GPT's into www/pkg-gpt/ (simd128) and
+#                           www/pkg-gpt-fma/ (relaxed SIMD: fused multiply-add)
+#   ./build.sh serve [PORT] dist, then serve dist/attention-playground/ on http://127.0.0.1:PORT/
+#                           (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
 #   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
@@ -106,14 +108,15 @@ vendor() {
   fi
 }
 
-# wasm_build OUT TARGET_DIR: what `wasm-pack build --release --target web` does, by hand:
-# the cdylib for wasm32, its JS glue by wasm-bindgen, wasm-opt -O3 (Cargo.toml's
-# wasm-pack metadata says the same, for developers who use wasm-pack).
+# wasm_build OUT TARGET_DIR PROFILE WASM_OPT [CARGO_ARGS...]: what `wasm-pack build --target web`
+# does, by hand: the cdylib for wasm32 in cargo profile PROFILE, its JS glue by wasm-bindgen,
+# then wasm-opt WASM_OPT (-O3 for speed, -Oz for size).
 wasm_build() {
-  local out=$1 dir=$2 name=attention_playground
-  CARGO_TARGET_DIR=$dir cargo build --release --lib --target wasm32-unknown-unknown
-  wasm-bindgen --target web --out-dir "$out" "$dir/wasm32-unknown-unknown/release/$name.wasm"
-  wasm-opt -O3 "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
+  local out=$1 dir=$2 profile=$3 opt=$4 name=attention_playground
+  shift 4
+  CARGO_TARGET_DIR=$dir cargo build --profile "$profile" --lib --target wasm32-unknown-unknown "$@"
+  wasm-bindgen --target web --out-dir "$out" "$dir/wasm32-unknown-unknown/$profile/$name.wasm"
+  wasm-opt "$opt" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
 }
 
 # wasm_test CARGO_TEST_ARGS...: what `wasm-pack test --headless --chrome` does: cargo test for
@@ -128,34 +131,49 @@ build() {
   setup_npm
   build_corpus
   vendor
-  step "building the release wasm into www/pkg/ (simd128)"
-  wasm_build www/pkg target
-  step "building the FMA wasm into www/pkg-fma/ (simd128 + relaxed SIMD)"
-  RUSTFLAGS=$FMA_RUSTFLAGS wasm_build www/pkg-fma "$FMA_TARGET_DIR"
+  # The lesson widgets load www/pkg/ (every export but the GPT's: cargo feature `gpt` off,
+  # profile `lesson` for size); the GPT widgets' workers load one of the two GPT builds.
+  step "building the lesson's wasm into www/pkg/ (no GPT, for size)"
+  wasm_build www/pkg target lesson -Oz --no-default-features
+  step "building the GPT's wasm into www/pkg-gpt/ (simd128)"
+  wasm_build www/pkg-gpt target release -O3
+  step "building the GPT's FMA wasm into www/pkg-gpt-fma/ (simd128 + relaxed SIMD)"
+  RUSTFLAGS=$FMA_RUSTFLAGS wasm_build www/pkg-gpt-fma "$FMA_TARGET_DIR" release -O3
   local pkg wasm
-  for pkg in pkg pkg-fma; do
+  for pkg in pkg pkg-gpt pkg-gpt-fma; do
     wasm=www/$pkg/attention_playground_bg.wasm
-    printf 'wasm %-8s %s bytes, %s bytes gzipped\n' "$pkg:" "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+    printf 'wasm %-12s %s bytes, %s bytes gzipped\n' "$pkg:" "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
   done
+  # The formulas that never change, typeset now (KaTeX in Node, with the core's own formula):
+  # a page that shows only these never loads KaTeX's script.
+  step "typesetting the fixed formulas into www/js/formulas.gen.js"
+  node tools/typeset.mjs www/js/formulas.gen.js
 }
 
 serve() {
   local port=${1:-8000}
   [[ $port =~ ^[0-9]+$ ]] || die "port must be a number, got '$port'"
-  build
-  step "serving www/ (Ctrl-C to stop), cross-origin isolated (COOP/COEP)"
+  # What a static host would serve: the folder dist writes (JS bundled), not www/'s modules.
+  dist
+  step "serving dist/attention-playground/ (Ctrl-C to stop), cross-origin isolated (COOP/COEP)"
   echo "Open http://127.0.0.1:$port/"
-  exec python3 tools/serve.py www "$port"
+  exec python3 tools/serve.py dist/attention-playground "$port"
 }
 
 dist() {
-  # The folder a teacher copies to any static host, as is: the page, the widgets,
-  # the wasm, KaTeX, the default corpus and the pretrained model.
+  # The folder a teacher copies to any static host, as is: the pages, the widgets' JS
+  # bundled and minified by esbuild (tools/bundle.mjs: a few files instead of ~90 modules),
+  # the wasm, KaTeX's stylesheet and fonts, the default corpus and the pretrained model.
   build
-  step "writing dist/attention-playground/"
-  rm -rf dist && mkdir -p dist/attention-playground
-  cp -r www/. dist/attention-playground/
-  rm -f dist/attention-playground/pkg{,-fma}/.gitignore dist/attention-playground/pkg{,-fma}/*.d.ts
+  step "writing dist/attention-playground/ (JS bundled by esbuild)"
+  local d=dist/attention-playground
+  rm -rf dist && mkdir -p "$d"
+  cp -r www/. "$d/"
+  # The modules are replaced by their bundles; the wasm glue of pkg/ and KaTeX's script are
+  # inside them (pkg-gpt*/'s glue stays: the GPT's workers import it by URL).
+  rm -rf "$d/js" "$d/widgets.js" "$d/vendor/katex/katex.min.js" "$d"/pkg/*.js
+  rm -f "$d"/pkg*/.gitignore "$d"/pkg*/*.d.ts
+  node tools/bundle.mjs www "$d"
   (cd dist && find attention-playground -type f | sort > attention-playground/CONTENTS.txt)
   echo "contents: dist/attention-playground/CONTENTS.txt ($(wc -l <dist/attention-playground/CONTENTS.txt) files)"
   echo "total size: $(du -sb dist/attention-playground | cut -f1) bytes ($(du -sh dist/attention-playground | cut -f1))"
@@ -168,8 +186,9 @@ run_tests() {
   cargo fmt --all -- --check
   step "hygiene: cargo clippy (native)"
   cargo clippy --all-targets -- -D warnings
-  step "hygiene: cargo clippy (wasm32)"
+  step "hygiene: cargo clippy (wasm32, and the lesson's build without the GPT)"
   cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   step "layer 1: native cargo test"
   cargo test
   # The debug profile replays 1 of the small GPT's 10 AdamW steps (the full
@@ -229,6 +248,6 @@ case "${1:-build}" in
   dist) dist ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h | --help | help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$1' (use: build, serve [PORT], test, dist, fuzz [SECONDS])" ;;
 esac

@@ -16,7 +16,7 @@
 #   attention the causal attention forward alone (T = 256, d = 64): wasm against PyTorch's
 #             scaled_dot_product_attention, 1 thread
 #
-# Needs ./build.sh build first (www/pkg, www/pkg-fma, the corpus).
+# Needs ./build.sh build first (www/pkg-gpt, www/pkg-gpt-fma, the corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 workers=${workers:-$cores}
 [ -f "$data" ] || { echo "bench_all.sh: no corpus at $data (run ./build.sh build)" >&2; exit 1; }
-[ -f www/pkg-fma/attention_playground_bg.wasm ] || { echo "bench_all.sh: no www/pkg-fma (run ./build.sh build)" >&2; exit 1; }
+[ -f www/pkg-gpt-fma/attention_playground_bg.wasm ] || { echo "bench_all.sh: no www/pkg-gpt-fma (run ./build.sh build)" >&2; exit 1; }
 
 out=$(mktemp) && trap 'rm -f "$out"' EXIT
 # run LABEL THREADS CMD...: one JSON line of CMD's output, tagged, into $out

@@ -1,8 +1,8 @@
 // Opens www/bench.html in headless Chromium (playwright-core, /usr/bin/chromium) and prints
 // its JSON: the wasm counterpart of `cargo run --release --bin gpt -- bench`. With
 // --profile it prints the per-op profile table instead (as `gpt profile`; --iters is then
-// the calls per op). --build picks the wasm: simd128 (www/pkg/, default) or fma
-// (www/pkg-fma/, relaxed SIMD). A benchmark, not a test (hence not *.test.mjs).
+// the calls per op). --build picks the wasm: simd128 (www/pkg-gpt/, default) or fma
+// (www/pkg-gpt-fma/, relaxed SIMD). A benchmark, not a test (hence not *.test.mjs).
 //
 //   node tools/bench_wasm.mjs [--preset tiny|small|cpu] [--iters 200] [--seed 1337] [--data data/corpus.txt]
 //                             [--build simd128|fma] [--profile] [--workers K]

@@ -3,7 +3,7 @@
 // median of N timed steps) and prints one JSON line like it.
 //
 //   node tools/bench_wasm_node.mjs [--preset tiny|small|cpu] [--iters 200]
-//        [--data www/data/corpus.txt] [--pkg www/pkg] [--seed 1337]
+//        [--data www/data/corpus.txt] [--pkg www/pkg-gpt] [--seed 1337]
 //
 // --pkg is a `wasm-pack build --target web` output dir and --data the corpus; ./build.sh
 // writes both (www/data/corpus.txt is the page's default corpus). Paths are from the cwd.
@@ -21,7 +21,7 @@ const preset = flag("preset", "tiny");
 const iters = Number(flag("iters", "200"));
 const seed = Number(flag("seed", "1337"));
 const dataPath = flag("data", "www/data/corpus.txt");
-const pkg = path.resolve(flag("pkg", "www/pkg"));
+const pkg = path.resolve(flag("pkg", "www/pkg-gpt"));
 const WARMUP = 20;
 if (!fs.existsSync(dataPath)) {
   console.error(`${dataPath}: no such corpus; run ./build.sh (it assembles www/data) or pass --data FILE`);

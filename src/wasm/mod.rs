@@ -17,7 +17,9 @@ pub mod gpt_profile;
 pub mod lesson;
 
 pub(crate) use boundary::{input, js_object, refused, to_js, MatIn};
-pub(crate) use errors::{error_object, thrown};
+#[cfg(feature = "gpt")]
+pub(crate) use errors::error_object;
+pub(crate) use errors::thrown;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

@@ -88,10 +88,22 @@ function withEmbed(file, fn, { tags = NOTE_WIDGETS, ...options } = {}) {
     watchPage: (page) => page.on('response', (res) => {
       responses.push(res.body().then((b) => ({ url: res.url(), bytes: b.length })).catch(() => ({ url: res.url(), bytes: 0 })));
     }),
-    ready: (page) => page.waitForFunction((list) => {
-      const els = [...document.querySelectorAll(list.join(','))];
-      return els.length > 0 && els.every((el) => window.__drawn.has(el));
-    }, tags, { timeout: 20000 }),
+    ready: async (page) => {
+      const drawn = (list, trainer) => page.waitForFunction(([l, t]) => {
+        const els = [...document.querySelectorAll(l.join(','))].filter((el) => t || el.localName !== 'attn-gpt-train');
+        return els.length > 0 && els.every((el) => window.__drawn.has(el));
+      }, [list, trainer], { timeout: 20000 });
+      // The trainer's code loads only once it comes near the viewport (widgets/index.js):
+      // once the rest has drawn, nothing of the GPT has been fetched; scrolling to it draws it.
+      await drawn(tags, false);
+      if (await page.locator('attn-gpt-train').count()) {
+        const early = (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))
+          .filter((u) => /pkg-gpt|gpt-worker|gpt-train|safetensors/.test(u));
+        assert.deepEqual(early, [], 'nothing of the GPT is fetched before its widget is near the viewport');
+        await page.locator('attn-gpt-train').first().scrollIntoViewIfNeeded();
+      }
+      await drawn(tags, true);
+    },
   });
 }
 

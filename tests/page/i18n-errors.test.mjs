@@ -71,12 +71,12 @@ test('on the Chinese page a bad cell says why in Chinese, in the head and in not
   await cross.fill('1');
 }, { locale: 'zh-CN' }));
 
-/** Runs every GPT error case on the page's own core (main thread) and says each in both languages. */
+/** Runs every GPT error case on the GPT's own core (www/pkg-gpt/, on the main thread) and says each in both languages. */
 function gptErrorRows(page) {
   return page.evaluate(async () => {
     const { errorText } = await import('./js/i18n.js');
     await import('./js/widgets/gpt-train.js'); // its string tables
-    const { GptLab } = await (await import('./js/wasm.js')).loadCore();
+    const { GptLab } = (await (await import('./js/wasm-build.js')).loadBuild('simd128')).wasm;
     const text = 'the cat sat on the mat. '.repeat(20);
     const rows = [];
     const attempt = (what, fn) => {

@@ -3,7 +3,10 @@
 
 export const CSS = `
 :host { display: block; max-width: 100%; font-variant-numeric: tabular-nums;
-  --cell-w: var(--attn-cell-w, 3.4rem); --cell-h: var(--attn-cell-h, 2.15rem); }
+  --cell-w: var(--attn-cell-w, 3.4rem); --cell-h: var(--attn-cell-h, 2.15rem);
+  /* A redraw of the grid (new numbers, colours, a read-out) is laid out and painted
+     inside it: the page around it keeps its layout and its recorded paint. */
+  contain: layout style; }
 :host([hidden]) { display: none; }
 .scroll { overflow-x: auto; max-width: 100%; padding: 3px; margin: -3px; }
 table { border-collapse: separate; border-spacing: 3px; margin: 0; }

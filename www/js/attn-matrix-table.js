@@ -90,6 +90,13 @@ export function dropExactTable(table) {
  *  that showing it never moves the grid's neighbours (a click whose mouseup lands
  *  elsewhere would be lost). */
 export function drawReadout(box, name, v) {
+  const [a, b] = box.children;
+  if (a?.className === 'name' && b?.className === 'exact' && box.children.length === 2) {
+    // the same two lines, their text updated in place (a redraw while a cell is focused)
+    setText(a, `${name} = `);
+    setText(b, formatExact(v));
+    return;
+  }
   const line = (cls, text) => Object.assign(box.ownerDocument.createElement('span'), { className: cls, textContent: text });
   box.replaceChildren(line('name', `${name} = `), line('exact', formatExact(v)));
 }
@@ -144,9 +151,11 @@ export function buildHeatmap(table, rows, cols, editable, explainable) {
  * the headers (`rowLabels`, `colLabels`, else indices; the table named `name`), each
  * cell's colours from `palette` (none for a masked cell), its title `label(i) = exact
  * value` and, `withText` (cells without inputs), its two-decimal text. `painted` holds
- * each cell's colours, so that a redraw writes only the ones that changed.
+ * each cell's colours, so that a redraw writes only the ones that changed, and `drawn`
+ * (optional) what each cell was drawn from (its number, the colour range, the labels),
+ * so that a redraw skips the cells whose number did not change.
  */
-export function paintHeatmap(table, cells, value, { rowLabels, colLabels, name, palette, label, painted, withText }) {
+export function paintHeatmap(table, cells, value, { rowLabels, colLabels, name, palette, label, painted, drawn, withText }) {
   const { rows, cols, data, masked } = value;
   const heads = table.querySelectorAll('thead th');
   for (let c = 0; c < cols; c++) setText(heads[c + 1], colLabels[c] ?? String(c));
@@ -154,9 +163,16 @@ export function paintHeatmap(table, cells, value, { rowLabels, colLabels, name, 
   for (let r = 0; r < rows; r++) setText(rowHeads[r], rowLabels[r] ?? String(r));
   setAttr(table, 'aria-label', name);
   const range = palette === 'signed' ? colourRange(data) : 1;
+  // What every cell's drawing depends on besides its own number and mask.
+  const shared = drawn && [palette, range, name, withText, label(0), ...rowLabels, '', ...colLabels].join('\u0001');
   cells.forEach((td, i) => {
     const v = data[i];
     const isMasked = v === -Infinity || Boolean(masked && masked[i]);
+    if (drawn) {
+      const key = `${shared}\u0002${isMasked}\u0002${Object.is(v, -0) ? '-0' : v}`;
+      if (drawn[i] === key) return;
+      drawn[i] = key;
+    }
     const { bg, fg } = isMasked ? { bg: '', fg: '' } : cellColours(palette, v, range);
     td.classList.toggle('masked', isMasked);
     if (painted[i] !== `${bg}|${fg}`) {

@@ -56,6 +56,7 @@ class AttnMatrix extends HTMLElement {
   #inputs = [];
   #sent = [];
   #paint = [];
+  #drawn = [];
   #errors = new Map();
   #focused = -1;
   #sources = new Set();
@@ -107,6 +108,9 @@ class AttnMatrix extends HTMLElement {
   set value(v) {
     if (!v || !(v.rows > 0) || !(v.cols > 0) || !v.data || v.data.length !== v.rows * v.cols) return;
     const previous = this.#value;
+    // The same numbers again (a follower redrawn after an edit that did not reach it):
+    // nothing to draw. Labels, attributes and the language redraw through their own paths.
+    if (previous && sameValue(previous, v)) return;
     this.#value = {
       rows: v.rows, cols: v.cols, data: Array.from(v.data),
       masked: v.masked ? Array.from(v.masked) : null,
@@ -245,6 +249,7 @@ class AttnMatrix extends HTMLElement {
     ({ cells: this.#cells, inputs: this.#inputs } = buildHeatmap(this.#table, rows, cols, editable, this.explainable));
     this.#sent = new Array(rows * cols).fill(null);
     this.#paint = new Array(rows * cols).fill(null);
+    this.#drawn = new Array(rows * cols).fill(null);
     this.#sources = new Set();
     this.#selected = -1;
     this.#error.textContent = '';
@@ -275,8 +280,10 @@ class AttnMatrix extends HTMLElement {
     setText(this.#toggle, t('c.asTable', {}, lang));
     this.#showErrorText();
     setAttr(this.#toggle, 'aria-pressed', String(asTable));
-    this.shadowRoot.querySelector('.heatmap').hidden = !this.#heatmapShown();
-    this.shadowRoot.querySelector('.exact').hidden = !asTable;
+    const heatmap = this.#table.parentElement;
+    const exact = this.#plain.parentElement;
+    if (heatmap.hidden !== !this.#heatmapShown()) heatmap.hidden = !this.#heatmapShown();
+    if (exact.hidden !== !asTable) exact.hidden = !asTable;
     // Out of table view the table is dropped, so a cell (row, col) exists once in the DOM.
     if (!asTable) {
       this.#plainCells = dropExactTable(this.#plain);
@@ -304,7 +311,7 @@ class AttnMatrix extends HTMLElement {
     const { data } = this.#value;
     paintHeatmap(this.#table, this.#cells, this.#value, {
       rowLabels: this.#rowLabels, colLabels: this.#colLabels, name: this.getAttribute('label') ?? '',
-      palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint,
+      palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint, drawn: this.#drawn,
       withText: !this.#inputs.length,
     });
     const active = this.shadowRoot.activeElement;
@@ -340,7 +347,7 @@ class AttnMatrix extends HTMLElement {
   #showReadout(i) {
     const v = this.#value;
     if (!v || i < 0 || i >= v.data.length) {
-      this.#readout.textContent = '';
+      if (this.#readout.firstChild) this.#readout.textContent = '';
       return;
     }
     drawReadout(this.#readout, this.#label(i), v.data[i]);
@@ -419,6 +426,17 @@ class AttnMatrix extends HTMLElement {
     target?.focus();
     target?.select?.();
   }
+}
+
+/** Whether `v` holds exactly the numbers (and masked cells) already drawn. */
+function sameValue(a, v) {
+  if (a.rows !== v.rows || a.cols !== v.cols) return false;
+  const { data } = v;
+  for (let i = 0; i < data.length; i++) if (!Object.is(a.data[i], data[i])) return false;
+  const m = v.masked;
+  if (!m !== !a.masked || (m && m.length !== a.masked.length)) return false;
+  if (m) for (let i = 0; i < m.length; i++) if (Boolean(a.masked[i]) !== Boolean(m[i])) return false;
+  return true;
 }
 
 if (!customElements.get('attn-matrix')) customElements.define('attn-matrix', AttnMatrix);

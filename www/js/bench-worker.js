@@ -1,18 +1,19 @@
 // The timing loop of bench.html, in a worker. The wasm build comes from the worker URL's
-// `build` query parameter: `simd128` (www/pkg/, the default) or `fma` (www/pkg-fma/, relaxed
-// SIMD). Messages in: { preset, iters, seed, data } for the training bench, answered with
+// `build` query parameter: `simd128` (www/pkg-gpt/, the default) or `fma` (www/pkg-gpt-fma/,
+// relaxed SIMD). Messages in: { preset, iters, seed, data } for the training bench, answered with
 // { result } (the JSON of the native `gpt bench`, engine "rust-wasm"); { profile: preset,
 // iters } for the per-op profile, answered with { result } (gptProfile's table and
 // rows); { attention: { t, d }, iters } for the causal attention forward alone, answered
 // with { result } (gptAttentionBench's JSON). { error } when anything fails.
 
-const BUILDS = { simd128: '../pkg/', fma: '../pkg-fma/' };
+import { MODULES as BUILDS } from './wasm-build.js';
+
 const build = new URLSearchParams(self.location.search).get('build') ?? 'simd128';
 // Loaded by a promise, not a top-level await: a message arriving during the await would
 // find no onmessage yet and be lost.
 async function load() {
   if (!(build in BUILDS)) throw new Error(`unknown build ${build} (use ${Object.keys(BUILDS).join(', ')})`);
-  const wasm = await import(new URL(`${BUILDS[build]}attention_playground.js`, import.meta.url).href);
+  const wasm = await import(BUILDS[build]);
   await wasm.default();
   return wasm;
 }

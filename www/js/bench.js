@@ -4,7 +4,7 @@
 // `attention=1&t=256&d=64` the causal attention forward alone, with `workers=k` the steps
 // of the page's own GPT worker training on k data-parallel workers. The
 // work runs in a worker (bench-worker.js) so the page stays responsive; `build=fma` picks
-// the relaxed-SIMD wasm (www/pkg-fma/). The result also lands in
+// the relaxed-SIMD wasm (www/pkg-gpt-fma/). The result also lands in
 // document.body.dataset.result for scripts (tools/bench_wasm.mjs).
 
 const params = new URLSearchParams(location.search);

@@ -3,7 +3,7 @@
 // slice of each batch against the weights the coordinator (gpt-worker.js) sends.
 //
 // Requests (coordinator → this worker), each answered once with { id, ok, ... }:
-//   init  { module, config }   the wasm build to load (a URL: pkg/ or pkg-fma/) and the
+//   init  { module, config }   the wasm build to load (a URL: pkg-gpt/ or pkg-gpt-fma/) and the
 //                              lab's replicaConfig()                       → { ok }
 //   grads { params, x, y, rows, batchRows }   params: Float32Array (or absent when
 //                              shared: see below), x, y: Uint32Array (rows × T)

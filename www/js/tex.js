@@ -1,35 +1,39 @@
-// Formulas typeset offline by KaTeX (vendored by build.sh into www/vendor/katex/).
+// Formulas typeset by KaTeX (MIT; copied from npm into www/vendor/katex/ by build.sh).
 //
-//   import { tex, texSheet } from './tex.js';
+//   import { tex, adoptTex } from './tex.js';
 //   el.append(tex('\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})V'));
-//   shadowRoot.adoptedStyleSheets = [...shadowRoot.adoptedStyleSheets, await texSheet()];
+//   adoptTex(shadowRoot);                 // KaTeX's classes, inside a widget's shadow root
 //
-// KaTeX's fonts are declared once in the document (a <link> to katex.min.css, so
-// @font-face applies everywhere); shadow roots adopt the same CSS for KaTeX's classes.
-// Paths resolve relative to this module, so any sub-path of any server works.
+// A formula that never changes (www/js/formulas.js, the core's formula and its steps) was
+// typeset when the site was built (tools/typeset.mjs → formulas.gen.js): tex() rebuilds its
+// DOM tree with createElement and element.style, so KaTeX's script is never loaded for it
+// and no HTML string is parsed (a strict CSP, style-src 'self', allows CSSOM styles). Any
+// other formula loads KaTeX's script the first time one is typeset; until then its span
+// holds the LaTeX source. KaTeX's stylesheet is fetched once: its @font-face rules go to the
+// document (fonts cannot be declared inside a shadow root), the rest to every shadow root
+// that adopts it. Paths resolve relative to this module: any sub-path of any server works.
 
-import '../vendor/katex/katex.min.js';
+import { PREBUILT } from './formulas.gen.js';
 
 const CSS_URL = new URL('../vendor/katex/katex.min.css', import.meta.url).href;
+// The options tools/typeset.mjs typesets with (both must agree).
+const OPTIONS = { throwOnError: true, output: 'htmlAndMathml' };
+const NS = [null, 'http://www.w3.org/2000/svg', 'http://www.w3.org/1998/Math/MathML'];
+
 let sheetPromise = null;
+let katexPromise = null;
 
-function linkDocumentCss() {
-  if (document.querySelector(`link[data-katex]`)) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = CSS_URL;
-  link.dataset.katex = '';
-  document.head.append(link);
-}
-
-/** KaTeX's stylesheet as a constructed sheet, for a shadow root's adoptedStyleSheets. */
+/** KaTeX's stylesheet, less its fonts, as a constructed sheet (its fonts go to the document). */
 export function texSheet() {
-  linkDocumentCss();
   sheetPromise ??= fetch(CSS_URL)
     .then((r) => (r.ok ? r.text() : ''))
     .then((css) => {
+      const fonts = css.match(/@font-face\s*{[^}]*}/g) ?? [];
+      const faces = new CSSStyleSheet();
+      // A constructed sheet resolves url() against the document: make them absolute.
+      faces.replaceSync(fonts.join('\n').replace(/url\(([^)]+)\)/g, (_, u) => `url(${new URL(u.replace(/["']/g, ''), CSS_URL)})`));
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, faces];
       const sheet = new CSSStyleSheet();
-      // @font-face is ignored inside shadow roots; the document-level link provides it.
       sheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
       return sheet;
     });
@@ -44,25 +48,62 @@ export async function adoptTex(root) {
   }
 }
 
-/**
- * A <span> with `latex` typeset (inline, or display when `display` is true).
- * LaTeX KaTeX cannot parse is shown as plain text (class tex-error, the parser's message
- * as its title): KaTeX's own error span carries a style="" attribute, which a strict
- * Content-Security-Policy (style-src 'self') refuses.
- */
-export function tex(latex, display = false) {
-  const span = document.createElement('span');
-  span.className = display ? 'tex tex-display' : 'tex';
+/** KaTeX itself, loaded on first use (its UMD build sets self.katex; a bundle hands it as default). */
+function loadKatex() {
+  katexPromise ??= import('../vendor/katex/katex.min.js').then((m) => self.katex ?? m.default);
+  return katexPromise;
+}
+
+/** Rebuilds a tree of tools/typeset.mjs: [tag, ns, class, attributes, style, children] or text. */
+function build(node) {
+  if (typeof node === 'string') return document.createTextNode(node);
+  const [tag, ns, cls, attrs, style, kids] = node;
+  const el = ns ? document.createElementNS(NS[ns], tag) : document.createElement(tag);
+  if (cls) el.setAttribute('class', cls);
+  for (const name in attrs) el.setAttribute(name, attrs[name]);
+  for (const prop in style) el.style[prop] = style[prop];
+  for (const kid of kids) el.append(build(kid));
+  return el;
+}
+
+/** Stretchy delimiters and roots are 400em-wide SVGs that KaTeX's CSS clips. Until that CSS
+ *  reaches a shadow root (fetched once, asynchronously) they would widen the whole page;
+ *  capping them at their container is harmless afterwards. */
+function capSvgs(span) {
+  for (const svg of span.querySelectorAll('svg')) svg.style.maxWidth = '100%';
+}
+
+/** Typesets `latex` into `span`; LaTeX KaTeX cannot parse is shown as plain text (class
+ *  tex-error, the parser's message as its title): KaTeX's own error span carries a style=""
+ *  attribute, which a strict Content-Security-Policy (style-src 'self') refuses. */
+function typeset(katex, span, latex, display) {
   try {
-    self.katex.render(latex, span, { displayMode: display, throwOnError: true, output: 'htmlAndMathml' });
-    // Stretchy delimiters and roots are 400em-wide SVGs that KaTeX's CSS clips. Until
-    // that CSS reaches a shadow root (it is fetched once, asynchronously) they would
-    // widen the whole page; capping them at their container is harmless afterwards.
-    for (const svg of span.querySelectorAll('svg')) svg.style.maxWidth = '100%';
+    katex.render(latex, span, { ...OPTIONS, displayMode: display });
+    capSvgs(span);
   } catch (err) {
     span.classList.add('tex-error');
     span.title = String(err?.message ?? err);
     span.textContent = latex;
+  }
+}
+
+/** A <span> with `latex` typeset (inline, or display when `display` is true). */
+export function tex(latex, display = false) {
+  const span = document.createElement('span');
+  span.className = display ? 'tex tex-display' : 'tex';
+  const prebuilt = PREBUILT[`${display ? 'D' : 'I'}${latex}`];
+  if (prebuilt) {
+    span.append(build(prebuilt));
+    capSvgs(span);
+  } else if (self.katex) {
+    typeset(self.katex, span, latex, display);
+  } else {
+    span.textContent = latex;
+    span.classList.add('tex-pending');
+    loadKatex().then((katex) => {
+      span.classList.remove('tex-pending');
+      typeset(katex, span, latex, display);
+    }, () => {});
   }
   return span;
 }

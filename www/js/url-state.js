@@ -6,6 +6,9 @@
 // The hash is data, never markup or code: it reaches widgets only through JSON.parse
 // and their `state` setters (which validate it), and notices are set as textContent.
 // Opening such a link scrolls to the first widget it restored, as an #anchor would.
+// A change is written once the frame that shows it has been drawn (history.replaceState
+// and the widgets' JSON are not what the learner waits for), once for any number of
+// changes in that frame; leaving the page writes a pending change at once.
 
 const MAX_VALUE = 8000; // characters per widget: a lesson state, not a payload
 const MALFORMED = Symbol('malformed %-escape');
@@ -13,6 +16,7 @@ const bound = new Map(); // key -> element
 let onNotice = () => {};
 let writing = false;
 let revealed = false; // the page load's link has been scrolled to
+let queued = false; // a write waits for the frame to be drawn
 
 function readHash() {
   const out = new Map();
@@ -49,6 +53,27 @@ function writeHash() {
   writing = false;
 }
 
+/** Writes the hash after the coming frame (at once-ish on a hidden page: no frames). */
+function queueWrite() {
+  if (queued) return;
+  queued = true;
+  const run = () => {
+    if (!queued) return;
+    queued = false;
+    writeHash();
+  };
+  if (document.visibilityState === 'hidden') setTimeout(run, 0);
+  else requestAnimationFrame(() => setTimeout(run, 0));
+}
+
+function flush() {
+  if (!queued) return;
+  queued = false;
+  writeHash();
+}
+addEventListener('pagehide', flush);
+document.addEventListener('visibilitychange', flush);
+
 /** Where notices about a URL that could not be used go: fn(key, message). */
 export function setUrlNotice(fn) {
   onNotice = fn;
@@ -64,7 +89,7 @@ export function bindUrlState(el, key) {
   }
   el.addEventListener('attn-change', () => {
     el.dataset.urlDirty = '1';
-    writeHash();
+    queueWrite();
   });
 }
 
@@ -109,6 +134,7 @@ function reveal(el) {
 // Following a link to another state of the same page re-applies it.
 window.addEventListener('hashchange', () => {
   if (writing) return;
+  queued = false; // the link followed wins over a change not yet written
   const values = readHash();
   let first = null;
   for (const [key, el] of bound) {

@@ -1,6 +1,7 @@
-// Which of the two GPT wasm builds this browser runs (both built by build.sh):
-// pkg-fma/ uses relaxed SIMD (fused multiply-add in the GPT's f32 kernels: Chromium ≥ 114,
-// Firefox ≥ 146), pkg/ plain simd128 (everywhere else, Safari included). A 40-byte probe
+// Which of the two GPT wasm builds this browser runs (both built by build.sh; the lesson
+// widgets load neither, only www/pkg/, see wasm.js):
+// pkg-gpt-fma/ uses relaxed SIMD (fused multiply-add in the GPT's f32 kernels: Chromium ≥ 114,
+// Firefox ≥ 146), pkg-gpt/ plain simd128 (everywhere else, Safari included). A 40-byte probe
 // module holding one f32x4.relaxed_madd tells them apart, as ONNX Runtime Web does.
 // The lesson's f64 numbers come from the same code in both: no relaxed op touches them.
 
@@ -11,8 +12,8 @@ const RELAXED_MADD_PROBE = new Uint8Array([
 ]);
 
 const MODULES = {
-  fma: new URL('../pkg-fma/attention_playground.js', import.meta.url).href,
-  simd128: new URL('../pkg/attention_playground.js', import.meta.url).href,
+  fma: new URL('../pkg-gpt-fma/attention_playground.js', import.meta.url).href,
+  simd128: new URL('../pkg-gpt/attention_playground.js', import.meta.url).href,
 };
 
 /** True when this engine validates relaxed SIMD's f32x4.relaxed_madd. */
@@ -26,13 +27,15 @@ export function hasRelaxedSimd() {
 
 /** { name: 'fma' | 'simd128', module: URL of its JS glue }: `forced` ('fma', 'simd128')
  *  when given and runnable, else the fastest this browser runs. */
+export { MODULES };
+
 export function pickBuild(forced) {
   const name = forced === 'simd128' || !hasRelaxedSimd() ? 'simd128' : 'fma';
   return { name, module: MODULES[name] };
 }
 
 /** Imports and starts the build pickBuild(forced) names; falls back to simd128 if the FMA
- *  build is missing (a site that copied pkg/ only) or fails to start. Resolves to
+ *  build is missing (a site that copied pkg-gpt/ only) or fails to start. Resolves to
  *  { name, module, wasm } (wasm: the module's exports). */
 export async function loadBuild(forced) {
   const build = pickBuild(forced);

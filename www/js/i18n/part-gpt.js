@@ -6,7 +6,6 @@
 export default {
   en: {
     s9Title: 'Train a GPT',
-    'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads.',
     'gpt.model': 'Model',
     'gpt.preset': 'Preset',
     'gpt.custom': 'custom',
@@ -155,7 +154,6 @@ export default {
   },
   zh: {
     s9Title: '训练一个 GPT',
-    'gpt.intro': '前面的一切都装在一个 GPT 里：嵌入，若干个由因果自注意力和 MLP 组成的块，最后对下一个字符做 softmax。在浏览器里用莎士比亚或你自己的文本训练一个，然后暂停，打开它的注意力头看看。',
     'gpt.model': '模型',
     'gpt.preset': '预设',
     'gpt.custom': '自定义',

@@ -4,6 +4,8 @@
 
 export default {
   en: {
+    // section 9's lead, on the page before the trainer's code (and its strings) loads
+    'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads.',
     title: 'Attention Playground',
     language: 'Language',
     controls: 'Options',
@@ -74,6 +76,7 @@ export default {
     "pageTitle": "Attention Playground — self-attention, step by step",
   },
   zh: {
+    'gpt.intro': '前面的一切都装在一个 GPT 里：嵌入，若干个由因果自注意力和 MLP 组成的块，最后对下一个字符做 softmax。在浏览器里用莎士比亚或你自己的文本训练一个，然后暂停，打开它的注意力头看看。',
     title: '注意力游乐场',
     language: '语言',
     controls: '选项',

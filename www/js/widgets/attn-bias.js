@@ -9,6 +9,8 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
+import { setAttr, setText } from '../attn-matrix-table.js';
 import { checkBool } from '../cell-checks.js';
 import { formatCells, formatDiff } from '../format.js';
 import { LessonWidget, linkedHead } from './lesson-widget.js';
@@ -16,7 +18,7 @@ import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { k_bias: true, q_bias: false, b_k: [1, -2], b_q: [1, 1] };
 
-class AttnBias extends LessonWidget {
+class AttnBias extends drawsInFrame(LessonWidget) {
   static tag = 'attn-bias';
   static attrs = ['for'];
 
@@ -87,8 +89,8 @@ class AttnBias extends LessonWidget {
     const masked = Array.from(trace.masked_scores.data, (v) => v === -Infinity || v === null);
     block.scores.set(which === 'masked' ? trace.masked_scores : trace.masked_scores, tokens, tokens);
     block.weights.set({ ...trace.weights, masked }, tokens, tokens);
-    block.scores.caption.textContent = this.t('maskedTitle');
-    block.weights.caption.textContent = this.t('weightsTitle');
+    setText(block.scores.caption, this.t('maskedTitle'));
+    setText(block.weights.caption, this.t('weightsTitle'));
   }
 
   draw(core) {
@@ -97,7 +99,7 @@ class AttnBias extends LessonWidget {
     const head = linkedHead(this);
     const tokens = document.getElementById(this.getAttribute('for'))?.state?.tokens ?? ['h', 'o', 'u'];
     ui.tables.label();
-    ui.base.title.textContent = this.t('a.bias.base');
+    setText(ui.base.title, this.t('a.bias.base'));
     const zeros = (v) => v.map(() => 0);
     ui.explain.sync();
     let r;
@@ -109,31 +111,32 @@ class AttnBias extends LessonWidget {
       ui.msg.hidden = false;
       return;
     }
-    ui.msg.hidden = true;
+    if (!ui.msg.hidden) ui.msg.hidden = true;
     this.#draw(ui.base, r.base, tokens);
     for (const key of ['k', 'q']) {
       const p = ui[key];
       const on = s[`${key}_bias`];
       const res = r[`${key}_bias`];
-      p.title.textContent = this.t(`a.bias.${key}Title`);
-      p.text.textContent = this.t(`a.bias.${key}Toggle`);
-      p.box.checked = on;
-      p.field.setAttribute('aria-label', `b_${key}`);
+      setText(p.title, this.t(`a.bias.${key}Title`));
+      setText(p.text, this.t(`a.bias.${key}Toggle`));
+      if (p.box.checked !== on) p.box.checked = on;
+      setAttr(p.field, 'aria-label', `b_${key}`);
       if (this.shadowRoot.activeElement !== p.field) {
-        p.field.value = s[`b_${key}`].join(', ');
+        const text = s[`b_${key}`].join(', ');
+        if (p.field.value !== text) p.field.value = text;
         p.field.removeAttribute('aria-invalid'); // the valid value is back
-        p.field.title = '';
+        if (p.field.title) p.field.title = '';
       }
       this.#draw(p, res.trace, tokens);
       const changed = res.max_weight_change > 1e-12;
-      p.verdict.className = `msg ${on ? (changed ? 'bad' : 'ok') : ''}`;
-      p.verdict.textContent = !on ? this.t('a.bias.off')
-        : this.t(`a.bias.${key}${changed ? 'Changed' : 'Same'}`, { e: formatDiff(res.max_weight_change), shift: formatCells(r.k_row_shift) });
+      setAttr(p.verdict, 'class', `msg ${on ? (changed ? 'bad' : 'ok') : ''}`);
+      setText(p.verdict, !on ? this.t('a.bias.off')
+        : this.t(`a.bias.${key}${changed ? 'Changed' : 'Same'}`, { e: formatDiff(res.max_weight_change), shift: formatCells(r.k_row_shift) }));
     }
   }
 }
 
-AttnBias.css = `${LessonWidget.css}
+AttnBias.css = `${LessonWidget.css}${FOLLOWER_CSS}
 input.bias { width: 7em; }
 input[aria-invalid="true"] { outline: 2px solid var(--_error); }
 `;

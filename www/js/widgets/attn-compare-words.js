@@ -12,10 +12,12 @@ import { formatDiff, subscripted } from '../format.js';
 import { LessonWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { explainTraces } from './explain-trace.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
+import { setAttr, setText } from '../attn-matrix-table.js';
 
 const WORD = /^[houy]{1,8}$/;
 
-class AttnCompareWords extends LessonWidget {
+class AttnCompareWords extends drawsInFrame(LessonWidget) {
   static tag = 'attn-compare-words';
   static attrs = ['for', 'a', 'b'];
 
@@ -69,11 +71,12 @@ class AttnCompareWords extends LessonWidget {
     const ui = this.#ui;
     const s = this.state;
     ui.inputs.forEach((input, i) => {
-      input.setAttribute('aria-label', this.t('a.words.word', { n: i + 1 }));
-      if (this.shadowRoot.activeElement !== input) input.value = i ? s.b : s.a;
+      setAttr(input, 'aria-label', this.t('a.words.word', { n: i + 1 }));
+      const word = i ? s.b : s.a;
+      if (this.shadowRoot.activeElement !== input && input.value !== word) input.value = word;
     });
     ui.tables.label();
-    ui.hint.textContent = this.t('a.words.hint');
+    setText(ui.hint, this.t('a.words.hint'));
     ui.explain.sync();
     let r;
     try {
@@ -89,17 +92,19 @@ class AttnCompareWords extends LessonWidget {
     [r.a, r.b].forEach((side, i) => {
       const ui2 = ui.sides[i];
       const tokens = [...side.word];
-      ui2.title.textContent = side.word;
+      setText(ui2.title, side.word);
       ui2.x.set(side.x, tokens, subscripted('c', side.x.cols));
-      ui2.x.caption.textContent = 'x';
+      setText(ui2.x.caption, 'x');
       const masked = Array.from(side.trace.masked_scores.data, (v) => v === -Infinity || v === null);
       ui2.w.set({ ...side.trace.weights, masked }, tokens, tokens);
-      ui2.w.caption.textContent = this.t('weightsTitle');
+      setText(ui2.w.caption, this.t('weightsTitle'));
     });
     const differ = r.weights_max_diff > 0;
-    ui.verdict.className = `msg ${differ ? 'ok' : 'bad'}`;
-    ui.verdict.textContent = this.t(differ ? 'a.words.differ' : 'a.words.same', { e: formatDiff(r.weights_max_diff) });
+    setAttr(ui.verdict, 'class', `msg ${differ ? 'ok' : 'bad'}`);
+    setText(ui.verdict, this.t(differ ? 'a.words.differ' : 'a.words.same', { e: formatDiff(r.weights_max_diff) }));
   }
 }
+
+AttnCompareWords.css = `${LessonWidget.css}${FOLLOWER_CSS}`;
 
 define(AttnCompareWords);

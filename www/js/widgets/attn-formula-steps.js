@@ -19,9 +19,13 @@ import { BASE_CSS } from '../widget-css.js';
 import { langOf, onLangChange, t } from '../i18n.js';
 import { formatNum, subscript } from '../format.js';
 import { adoptTex, tex } from '../tex.js';
+import { highlighted } from '../tex-mark.js';
+
+/** DOM writes only when something changed: a redraw after every edit stays cheap. */
+const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+const setAttr = (node, name, value) => { if (node.getAttribute(name) !== value) node.setAttribute(name, value); };
 
 // The highlight is a box in the formula; dark text keeps it readable in either theme.
-const MARK = (term) => `\\colorbox{#fde68a}{$\\color{#1b1e27}{${term}}$}`;
 
 const CSS = `
 :host { display: block; }
@@ -154,10 +158,7 @@ class AttnFormulaSteps extends HTMLElement {
 
   /** The formula with the step's term boxed (the span is where the term sits in latex). */
   #highlighted(step) {
-    const [start, end] = step?.span ?? [];
-    const latex = this.#latex;
-    if (!latex || !Number.isInteger(start) || latex.slice(start, end) !== step.term) return latex;
-    return latex.slice(0, start) + MARK(step.term) + latex.slice(end);
+    return highlighted(this.#latex, step);
   }
 
   #description(step, lang) {
@@ -177,26 +178,33 @@ class AttnFormulaSteps extends HTMLElement {
     const ui = this.#ui;
     const steps = this.#steps;
     const step = this.current;
-    ui.title.textContent = t('c.stepsLabel', {}, lang);
-    ui.prev.textContent = t('c.prev', {}, lang);
-    ui.next.textContent = t('c.next', {}, lang);
-    ui.keys.textContent = t('c.stepKeys', {}, lang);
-    ui.prev.setAttribute('aria-disabled', String(this.#index <= 0));
-    ui.next.setAttribute('aria-disabled', String(this.#index >= steps.length - 1));
+    setText(ui.title, t('c.stepsLabel', {}, lang));
+    setText(ui.prev, t('c.prev', {}, lang));
+    setText(ui.next, t('c.next', {}, lang));
+    setText(ui.keys, t('c.stepKeys', {}, lang));
+    setAttr(ui.prev, 'aria-disabled', String(this.#index <= 0));
+    setAttr(ui.next, 'aria-disabled', String(this.#index >= steps.length - 1));
     if (!step) {
-      ui.count.textContent = '';
-      ui.desc.textContent = '';
+      setText(ui.count, '');
+      setText(ui.desc, '');
       ui.formula.replaceChildren();
       ui.matrix.hidden = true;
       return;
     }
     const name = t(`c.stepName.${step.name}`, {}, lang);
-    const count = document.createElement('span');
-    count.className = 'name';
-    count.textContent = name;
-    ui.count.replaceChildren(`${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`, count);
-    ui.desc.textContent = this.#description(step, lang);
-    if (this.#latex && self.katex) {
+    const lead = `${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`;
+    const [first, count] = ui.count.childNodes;
+    if (ui.count.childNodes.length === 2 && first.nodeType === Node.TEXT_NODE && count.className === 'name') {
+      if (first.data !== lead) first.data = lead;
+      setText(count, name);
+    } else {
+      const span = document.createElement('span');
+      span.className = 'name';
+      span.textContent = name;
+      ui.count.replaceChildren(lead, span);
+    }
+    setText(ui.desc, this.#description(step, lang));
+    if (this.#latex) {
       // Typesetting is the slow part of a redraw: each highlighted variant is made once.
       const latex = this.#highlighted(step);
       let node = this.#typeset.get(latex);
@@ -206,7 +214,7 @@ class AttnFormulaSteps extends HTMLElement {
       }
       if (ui.formula.firstChild !== node) ui.formula.replaceChildren(node);
     }
-    ui.formula.dataset.step = step.name;
+    if (ui.formula.dataset.step !== step.name) ui.formula.dataset.step = step.name;
     this.#renderOutput(step);
   }
 

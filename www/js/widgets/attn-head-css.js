@@ -35,6 +35,9 @@ input.switch:disabled { opacity: .5; cursor: default; }
 .card h4 { display: flex; align-items: baseline; flex-wrap: wrap; gap: 0 8px; margin: 0; font-size: .95rem; }
 .card h4 .sym { color: var(--_accent); }
 .card .formula { margin: 2px 0 8px; min-height: 1.6em; color: var(--_fg); }
+/* An edit redraws every card: each is laid out and painted on its own (the page around
+   keeps its recorded paint, so one frame holds the whole redraw). */
+.card, attn-formula-steps { contain: layout style; }
 .card .explain { margin: 6px 0 0; font-size: .84rem; color: var(--_muted); line-height: 1.4; }
 .keyboard { margin: 8px 0 0; font-size: .8rem; color: var(--_muted); }
 .message { margin: 12px 0 0; padding: 8px 12px; border-radius: 8px; border: 1px solid #f3c1c1;

@@ -16,8 +16,17 @@ import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { tex, texEscape } from '../tex.js';
 import { explainGrids } from './explain-grids.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
+import { setText } from '../attn-matrix-table.js';
 
-class AttnHeadProbe extends PartAWidget {
+/** Fills `box` with `make()`'s nodes, unless `key` says they would be the ones shown. */
+function fill(box, key, make) {
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...make());
+}
+
+class AttnHeadProbe extends drawsInFrame(PartAWidget) {
   static tag = 'attn-head-probe';
   static attrs = ['for', 'receiver', 'source'];
 
@@ -86,11 +95,11 @@ class AttnHeadProbe extends PartAWidget {
     const source = Math.min(s.source, tokens.length - 1);
     for (const [key, idx] of [['receiver', receiver], ['source', source]]) {
       const { select, text } = ui[key];
-      text.textContent = this.t(`a.probe.${key}`);
+      setText(text, this.t(`a.probe.${key}`));
       if (select.options.length !== tokens.length || [...select.options].some((o, i) => o.textContent !== tokens[i])) {
         select.replaceChildren(...tokens.map((t, i) => h('option', { value: String(i) }, t)));
       }
-      select.value = String(idx);
+      if (select.value !== String(idx)) select.value = String(idx);
     }
     ui.tables.label();
     let r;
@@ -103,34 +112,47 @@ class AttnHeadProbe extends PartAWidget {
       ui.msg.hidden = false;
       return;
     }
-    ui.msg.hidden = true;
+    if (!ui.msg.hidden) ui.msg.hidden = true;
     const a = texEscape(tokens[receiver]); // tokens may come from a link: never LaTeX commands
     const b = texEscape(tokens[source]);
-    ui.formula.replaceChildren(tex(`\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`, true));
+    // Typeset again only for other tokens (typesetting is the slow part of a redraw).
+    const latex = `\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`;
+    fill(ui.formula, latex, () => [tex(latex, true)]);
     const cs = sub('c', r.m.cols);
     ui.m.set(r.m, cs, cs);
-    ui.m.caption.textContent = this.t('a.probe.m');
+    setText(ui.m.caption, this.t('a.probe.m'));
     ui.qk.set(r.scores_qk, tokens, tokens);
-    ui.qk.caption.textContent = 'q kᵀ';
+    setText(ui.qk.caption, 'q kᵀ');
     ui.viaM.set(r.scores_m, tokens, tokens);
-    ui.viaM.caption.textContent = 'x M xᵀ';
-    const fact = (text, value, cls = '') => h('p', { class: 'fact' }, text, ' ', h('b', { class: `value ${cls}` }, value));
-    ui.facts.replaceChildren(
-      fact(this.t('a.probe.viaQK', { a, b }), num(r.score)),
-      fact(this.t('a.probe.viaM', { a, b }), num(r.score_via_m)),
-      fact(this.t('a.probe.reversed', { a, b }), num(r.score_reversed)),
-      fact(this.t('a.probe.maxErr'), err(r.max_err)),
-      h('p', { class: 'msg info' }, this.t(r.m_symmetric ? 'a.probe.symmetric' : 'a.probe.asymmetric', { a, b })));
-    ui.termsTitle.textContent = this.t('a.probe.terms', { a });
-    const terms = Array.from(o.terms, (t) => h('span', { class: 'term' },
-      h('b', { class: 'value' }, num(t.weight)), '·', h('span', { class: 'value' }, vec(t.value)),
-      h('span', { class: 'muted' }, ` (${tokens[t.source]})`)));
-    const joined = terms.flatMap((t, i) => (i ? [h('span', { class: 'op' }, '+'), t] : [t]));
-    ui.terms.replaceChildren(...joined, h('span', { class: 'op' }, '='), h('b', { class: 'value result' }, vec(o.out)));
+    setText(ui.viaM.caption, 'x M xᵀ');
+    // Facts and terms are made again only when their text changes (an edit of W_v
+    // changes the terms, not the scores).
+    const facts = [
+      [this.t('a.probe.viaQK', { a, b }), num(r.score)],
+      [this.t('a.probe.viaM', { a, b }), num(r.score_via_m)],
+      [this.t('a.probe.reversed', { a, b }), num(r.score_reversed)],
+      [this.t('a.probe.maxErr'), err(r.max_err)],
+    ];
+    const verdict = this.t(r.m_symmetric ? 'a.probe.symmetric' : 'a.probe.asymmetric', { a, b });
+    const fact = ([text, value]) => h('p', { class: 'fact' }, text, ' ', h('b', { class: 'value ' }, value));
+    fill(ui.facts, JSON.stringify([facts, verdict]), () => [...facts.map(fact), h('p', { class: 'msg info' }, verdict)]);
+    setText(ui.termsTitle, this.t('a.probe.terms', { a }));
+    const terms = Array.from(o.terms, (t) => [num(t.weight), vec(t.value), ` (${tokens[t.source]})`]);
+    const out = vec(o.out);
+    if (ui.termTexts?.length !== terms.length) {
+      // as many terms as tokens: made when their number changes, else updated in place
+      ui.termTexts = terms.map(() => [h('b', { class: 'value' }), h('span', { class: 'value' }), h('span', { class: 'muted' })]);
+      ui.outText = h('b', { class: 'value result' });
+      const spans = ui.termTexts.map(([w, v, from]) => h('span', { class: 'term' }, w, '·', v, from));
+      const joined = spans.flatMap((t, i) => (i ? [h('span', { class: 'op' }, '+'), t] : [t]));
+      ui.terms.replaceChildren(...joined, h('span', { class: 'op' }, '='), ui.outText);
+    }
+    terms.forEach((texts, i) => texts.forEach((text, j) => setText(ui.termTexts[i][j], text)));
+    setText(ui.outText, out);
   }
 }
 
-AttnHeadProbe.css = `${PartAWidget.css}
+AttnHeadProbe.css = `${PartAWidget.css}${FOLLOWER_CSS}
 .terms-panel { margin-top: 12px; }
 .terms { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: baseline; font-size: 1rem; }
 .op { color: var(--_muted); font-weight: 700; }

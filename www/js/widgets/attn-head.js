@@ -18,6 +18,7 @@ import { boolAttr, checkBool, checkMatrix, plain } from '../cell-checks.js';
 import { subscripted as sub } from '../format.js';
 import { LESSON_WIDGET_CSS } from './lesson-css.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
+import { setText } from '../attn-matrix-table.js';
 
 const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
@@ -51,6 +52,9 @@ class AttnHead extends AttnWidget {
   #ui = {};
   #blocks = {};
   #cards = {};
+  #state = null; // the lab's state as plain data, until the lab changes (#changed)
+  #seqKey = '';
+  #stepsKey = '';
 
   build(root) {
     const ui = this.#ui;
@@ -117,12 +121,27 @@ class AttnHead extends AttnWidget {
   // ---- state ----
 
   get state() {
-    const s = this.#lab ? this.#lab.state() : null;
-    if (!s) return this.#pending ?? {};
+    if (!this.#lab) return this.#pending ?? {};
+    // Read once from Rust per change of the lab: the followers, the URL and the explain
+    // keys all ask for it after each edit. Each caller gets its own copy.
+    if (!this.#state) {
+      const s = this.#lab.state();
+      this.#state = {
+        x: plain(s.x), W_q: plain(s.W_q), W_k: plain(s.W_k), W_v: plain(s.W_v),
+        causal: s.causal, scaled: s.scaled, tokens: Array.from(s.tokens),
+      };
+    }
+    const s = this.#state;
+    const copy = (m) => ({ rows: m.rows, cols: m.cols, data: m.data.slice() });
     return {
-      x: plain(s.x), W_q: plain(s.W_q), W_k: plain(s.W_k), W_v: plain(s.W_v),
-      causal: s.causal, scaled: s.scaled, tokens: Array.from(s.tokens),
+      x: copy(s.x), W_q: copy(s.W_q), W_k: copy(s.W_k), W_v: copy(s.W_v),
+      causal: s.causal, scaled: s.scaled, tokens: s.tokens.slice(),
     };
+  }
+
+  /** The lab's numbers changed: the cached state is stale. */
+  #changed() {
+    this.#state = null;
   }
 
   set state(s) {
@@ -146,6 +165,7 @@ class AttnHead extends AttnWidget {
     const lab = this.#makeLab(next); // throws on shapes the head cannot run
     this.#lab?.free();
     this.#lab = lab;
+    this.#changed();
     this.#pending = null;
     this.#redraw(true);
   }
@@ -191,6 +211,7 @@ class AttnHead extends AttnWidget {
       }
       this.#lab?.free();
       this.#lab = lab;
+      this.#changed();
     }
     this.#drawText();
     this.#redraw(false);
@@ -229,8 +250,9 @@ class AttnHead extends AttnWidget {
 
   /** Draws the inputs Rust holds, then every intermediate (or keeps the last on error). */
   #redraw(inputsToo) {
-    const s = this.#lab.state();
-    const tokens = Array.from(s.tokens);
+    this.state; // fills the cache
+    const s = this.#state;
+    const tokens = s.tokens.slice();
     const ui = this.#ui;
     if (inputsToo || !this.#last) for (const name of INPUTS) this.#blocks[name].matrix.clearErrors?.();
     this.#blocks.x.set(s.x, tokens, sub('c', s.x.cols));
@@ -242,7 +264,7 @@ class AttnHead extends AttnWidget {
     ui.reset.hidden = this.readonly;
     this.#drawSequence(tokens);
     this.#setFormula('masked_scores', LATEX.masked_scores);
-    this.#cards.masked_scores.explain.textContent = this.t(s.causal ? 'maskedExplainOn' : 'maskedExplainOff');
+    setText(this.#cards.masked_scores.explain, this.t(s.causal ? 'maskedExplainOn' : 'maskedExplainOff'));
     let r;
     try {
       r = this.#lab.compute();
@@ -254,7 +276,7 @@ class AttnHead extends AttnWidget {
       return false;
     }
     this.#last = r;
-    ui.message.hidden = true;
+    if (!ui.message.hidden) ui.message.hidden = true;
     ui.main.classList.remove('stale');
     const d = sub('d', r.q.cols);
     const dv = sub('d', r.v.cols);
@@ -267,15 +289,22 @@ class AttnHead extends AttnWidget {
     this.#blocks.weights.set({ ...r.weights, masked }, tokens, tokens);
     this.#blocks.out.set(r.out, tokens, dv);
     const rows = Array.from(r.fully_masked_rows ?? [], (i) => tokens[i] ?? i);
-    ui.note.hidden = rows.length === 0;
-    ui.note.textContent = rows.length ? this.t('fullyMasked', { rows: rows.join(', ') }) : '';
+    if (ui.note.hidden !== (rows.length === 0)) ui.note.hidden = rows.length === 0;
+    setText(ui.note, rows.length ? this.t('fullyMasked', { rows: rows.join(', ') }) : '');
     this.#drawScale(s.scaled, r);
     for (const name of INPUTS.concat(OUTPUTS)) if (name !== 'masked_scores' && name !== 'scores') this.#setFormula(name, LATEX[name]);
     this.#setFormula('scores', s.scaled ? LATEX.scoresScaled : LATEX.scores);
     // The formula never changes: set it once (re-typesetting it costs a frame).
     const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
     if (ui.steps.latex !== latex) ui.steps.latex = latex;
-    ui.steps.steps = this.#lab.formulaSteps();
+    // What the stepper draws of a step (its name, term, factor 1/√d, masked cells) follows
+    // from the switches and the shapes alone: asked again (a slow call) only when they
+    // change, or on every redraw when the stepper also draws each step's output matrix.
+    const stepsKey = JSON.stringify([s.causal, s.scaled, s.x.rows, s.x.cols, s.W_q.rows, s.W_k.rows, s.W_v.rows, this.language]);
+    if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
+      this.#stepsKey = stepsKey;
+      ui.steps.steps = this.#lab.formulaSteps();
+    }
     return true;
   }
 
@@ -288,7 +317,7 @@ class AttnHead extends AttnWidget {
 
   #drawScale(scaled, r) {
     const hint = this.#ui.scaled.hint;
-    hint.textContent = scaled && r ? this.t('scaleOn', { d: r.q.cols, s: r.scale.toFixed(2) }) : this.t('scaleOff');
+    setText(hint, scaled && r ? this.t('scaleOn', { d: r.q.cols, s: r.scale.toFixed(2) }) : this.t('scaleOff'));
   }
 
   #drawSequence(tokens) {
@@ -297,6 +326,10 @@ class AttnHead extends AttnWidget {
     seq.hidden = words.length < 2;
     if (seq.hidden) return;
     const current = tokens.join('');
+    // The buttons are made again only when what they say changes (not on every edit).
+    const key = JSON.stringify([words, current, this.readonly, this.t('a.head.sequence')]);
+    if (key === this.#seqKey) return;
+    this.#seqKey = key;
     const buttons = words.map((w) => h('button', {
       type: 'button', class: 'word', 'aria-pressed': String(w === current), disabled: this.readonly,
       onclick: () => this.#setWord(w),
@@ -312,9 +345,11 @@ class AttnHead extends AttnWidget {
     try {
       fn();
     } catch (e) {
+      this.#changed(); // fn may have changed part of the lab before it threw
       this.showError(message(e));
       return;
     }
+    this.#changed();
     this.clearError();
     this.#redraw(false);
     this.#announce();
@@ -345,15 +380,16 @@ class AttnHead extends AttnWidget {
       el.setCellError(row, col, (lang) => (err?.code ? '' : t('invalidPrefix', {}, lang)) + message(err, lang));
       return;
     }
+    this.#changed();
     el.clearCellError(row, col);
-    this.#blocks[name].set(this.#lab.state()[name], el.rowLabels, el.colLabels);
-    this.#redraw(false);
+    this.#redraw(false); // draws the edited grid too (the cell being typed in keeps its text)
     this.#announce();
   }
 
   #reset() {
     this.#lab?.free();
     this.#lab = this.#makeLab();
+    this.#changed();
     this.clearError();
     for (const name of INPUTS) this.#blocks[name].matrix.clearErrors();
     this.#redraw(true);

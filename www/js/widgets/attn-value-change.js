@@ -8,6 +8,8 @@
 
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
+import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
+import { setAttr, setText } from '../attn-matrix-table.js';
 import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
 import { formatDiff, subscripted } from '../format.js';
 import { LessonWidget, linkedHead } from './lesson-widget.js';
@@ -15,7 +17,7 @@ import { matrixBlock, tableSwitch } from './matrix-block.js';
 
 const DEFAULT = { rows: 2, cols: 3, data: [0, 10, 5, 10, 0, 5] };
 
-class AttnValueChange extends LessonWidget {
+class AttnValueChange extends drawsInFrame(LessonWidget) {
   static tag = 'attn-value-change';
   static attrs = ['for'];
 
@@ -78,16 +80,18 @@ class AttnValueChange extends LessonWidget {
     }
     for (const [key, trace] of [['before', r.before], ['after', r.after]]) {
       const p = ui[key];
-      p.title.textContent = this.t(`a.value.${key}`);
+      setText(p.title, this.t(`a.value.${key}`));
       const masked = Array.from(trace.masked_scores.data, (v) => v === -Infinity || v === null);
       p.w.set({ ...trace.weights, masked }, tokens, tokens);
       p.out.set(trace.out, tokens, subscripted('d', trace.out.cols));
-      p.w.caption.textContent = this.t('weightsTitle');
-      p.out.caption.textContent = 'out';
+      setText(p.w.caption, this.t('weightsTitle'));
+      setText(p.out.caption, 'out');
     }
-    ui.verdict.className = `msg ${r.weights_identical ? 'ok' : 'bad'}`;
-    ui.verdict.textContent = this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: formatDiff(r.out_max_change) });
+    setAttr(ui.verdict, 'class', `msg ${r.weights_identical ? 'ok' : 'bad'}`);
+    setText(ui.verdict, this.t(r.weights_identical ? 'a.value.same' : 'a.value.differ', { e: formatDiff(r.out_max_change) }));
   }
 }
+
+AttnValueChange.css = `${LessonWidget.css}${FOLLOWER_CSS}`;
 
 define(AttnValueChange);

@@ -29,5 +29,39 @@ import './interview.js';
 // The explain panel and formula stepper every explainable grid opens:
 import './attn-explain.js';
 import './attn-formula-steps.js';
-// Train a GPT (section 9):
-import './gpt-train.js';
+// Train a GPT (section 9): its code (and, through it, the GPT's wasm, the corpus and the
+// pretrained model) loads only once an <attn-gpt-train> comes near the viewport.
+lazyDefine('attn-gpt-train', () => import('./gpt-train.js'));
+
+/**
+ * Runs `load` (which defines `tag`) once an element `tag` is in the document and within a
+ * screen of the viewport: a page that never shows one never fetches its code. Until then
+ * the element is an undefined, empty element (pages reserve its space with CSS).
+ */
+function lazyDefine(tag, load) {
+  if (customElements.get(tag)) return;
+  let started = false;
+  const watched = new WeakSet();
+  const start = () => {
+    if (started) return;
+    started = true;
+    near?.disconnect();
+    added.disconnect();
+    load();
+  };
+  const near = typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, { rootMargin: '100% 0px' })
+    : null;
+  const watch = () => {
+    for (const el of document.querySelectorAll(tag)) {
+      if (watched.has(el)) continue;
+      if (!near) return start();
+      near.observe(el);
+      watched.add(el);
+    }
+  };
+  // Elements a page adds later (a teacher's script, a slide shown): watched the same way.
+  const added = new MutationObserver(watch);
+  added.observe(document.documentElement, { childList: true, subtree: true });
+  watch();
+}

@@ -54,6 +54,9 @@ export function tableSwitch(widget, body) {
   });
   return {
     el: button,
-    label() { button.textContent = widget.t('a.asTables'); },
+    label() {
+      const text = widget.t('a.asTables');
+      if (button.textContent !== text) button.textContent = text;
+    },
   };
 }

@@ -1,0 +1,81 @@
+// Bundles the page's ES modules with esbuild (npm) into a few minified files, for the
+// folder build.sh dist ships: a page then fetches a handful of scripts instead of dozens.
+//
+//   node tools/bundle.mjs SRC OUT      (build.sh: www → dist/attention-playground)
+//
+// Entry points keep their paths (widgets.js, js/lesson-page.js, the workers, …), so the HTML
+// and a teacher's <script src=".../widgets.js"> stay as they are; code that several entries
+// share, and what is imported on demand (the GPT trainer, KaTeX's script), goes into
+// js/chunk-*.js. Modules find their files with new URL('rel', import.meta.url); once a module
+// sits inside another file, import.meta.url is that file's URL, so each such literal is
+// rewritten to a path from the site's root, and each output file then gets its own way
+// there (a placeholder replaced after the build, per file). Nothing else is changed.
+
+import * as esbuild from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const [src, out] = process.argv.slice(2).map((p) => path.resolve(p));
+if (!src || !out) {
+  console.error('usage: node tools/bundle.mjs SRC OUT');
+  process.exit(2);
+}
+
+// The widgets' entries (widgets.js and the two pages built on it) share their chunks: the
+// widgets' code, plus what loads on demand (the GPT trainer, KaTeX's script). Every other
+// entry (the demo and bench pages, each worker) is one self-contained file, so a page
+// fetches widgets.js and a chunk or two, and a worker none of the page's chunks.
+const PAGES = ['widgets.js', 'js/lesson-page.js', 'js/embed-page.js'];
+const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
+  'js/widgets/variance-worker.js'];
+const ROOT = '__AP_ROOT__/';
+const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+
+/** new URL('rel', import.meta.url) → new URL('__AP_ROOT__/path/from/src', import.meta.url). */
+const rootUrls = {
+  name: 'root-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.js$/ }, async (args) => {
+      const code = await readFile(args.path, 'utf8');
+      const contents = code.replace(URL_LITERAL, (all, q, rel) => {
+        if (/^[a-z]+:/i.test(rel) || rel.startsWith('/')) return all;
+        const target = path.relative(src, path.resolve(path.dirname(args.path), rel)).split(path.sep).join('/');
+        if (target.startsWith('..')) throw new Error(`${args.path}: ${rel} is outside ${src}`);
+        return `new URL(${q}${ROOT}${target}${q}, import.meta.url)`;
+      });
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+const bundle = (entries, splitting) => esbuild.build({
+  entryPoints: entries.map((e) => path.join(src, e)),
+  outbase: src,
+  outdir: out,
+  entryNames: '[dir]/[name]',
+  chunkNames: 'js/chunk-[hash]',
+  bundle: true,
+  splitting,
+  format: 'esm',
+  minify: true,
+  target: ['es2022'],
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  logOverride: { 'commonjs-variable-in-esm': 'silent' }, // KaTeX's UMD build: it sets self.katex
+  plugins: [rootUrls],
+});
+
+const runs = [await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
+const result = { metafile: { outputs: Object.assign({}, ...runs.map((r) => r.metafile.outputs)) } };
+let bytes = 0;
+for (const file of Object.keys(result.metafile.outputs)) {
+  const abs = path.resolve(file);
+  if (!abs.endsWith('.js')) continue;
+  const up = path.relative(path.dirname(abs), out).split(path.sep).join('/');
+  const text = (await readFile(abs, 'utf8')).replaceAll(ROOT, up ? `${up}/` : './');
+  await writeFile(abs, text);
+  bytes += text.length;
+}
+if (process.env.BUNDLE_META) await writeFile(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+console.log(`bundled ${PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
