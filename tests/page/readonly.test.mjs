@@ -196,6 +196,9 @@ test('attn-head honours readonly with the lock: switches, word buttons and grids
 }));
 
 test('the GPT trainer is not a lesson widget: readonly leaves its controls alone', () => withPage(async (page) => {
+  // Its code loads once it comes near the viewport (widgets/index.js).
+  await page.locator('attn-gpt-train').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot?.querySelector('button'));
   await setReadonly(page, ['attn-gpt-train'], true);
   const { marks, enabled } = await page.locator('attn-gpt-train').evaluate((el) => ({
     marks: el.shadowRoot.querySelectorAll('[data-readonly-locked], [data-readonly-editable]').length,
