@@ -147,3 +147,30 @@ fn the_split_model_starts_near_ln_v_and_counting_goes_below() {
     let l = initial_losses(&model, 32, 0).unwrap();
     assert!(l.count_model < 1.5, "a repeated phrase is easy: {l:?}");
 }
+
+/// The counts against the plain definition: the sorted, deduplicated characters as the
+/// vocabulary, and N[a][b] counted pair by pair, on text mixing ASCII with other scripts.
+#[test]
+fn counts_match_the_definition_with_non_ascii_text() {
+    let alphabet: Vec<char> = "ab \nzé中文😀ü".chars().collect();
+    let mut rng = Rng::new(7);
+    for len in [2, 3, 50, 2_000] {
+        let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        let model = Bigram::from_corpus(&text).unwrap();
+        let mut vocab: Vec<char> = text.chars().collect();
+        vocab.sort_unstable();
+        vocab.dedup();
+        assert_eq!(model.vocab(), &vocab[..], "len {len}");
+        let chars: Vec<char> = text.chars().collect();
+        let index = |c: char| vocab.binary_search(&c).unwrap();
+        let mut want = vec![0u64; vocab.len() * vocab.len()];
+        for w in chars.windows(2) {
+            want[index(w[0]) * vocab.len() + index(w[1])] += 1;
+        }
+        for a in 0..vocab.len() {
+            for b in 0..vocab.len() {
+                assert_eq!(model.count(a, b), want[a * vocab.len() + b], "len {len}, N[{a}][{b}]");
+            }
+        }
+    }
+}
