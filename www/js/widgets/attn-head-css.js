@@ -46,6 +46,13 @@ input.switch:disabled { opacity: .5; cursor: default; }
 .stale .stage-out attn-matrix { opacity: .45; filter: grayscale(.5); }
 attn-formula-steps, attn-explain { display: block; margin-top: 10px; }
 attn-formula-steps:not(:defined), attn-explain:not(:defined) { display: none; }
+/* Until the core hands the stepper its steps (data-pending = the widget's language), it is
+   an empty card of the size it will have: room for the typeset formula and the first
+   step's line (measured at 1280 and 412 px: the English line wraps on a phone). Its
+   content is hidden meanwhile, so that nothing in it moves when the formula lands. */
+attn-formula-steps[data-pending] { border-radius: 12px; background: var(--_bg); box-shadow: inset 0 0 0 1px var(--_line); }
+attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility: hidden; }
+@media (max-width: 520px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 234px; } }
 @media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;
