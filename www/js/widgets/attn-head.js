@@ -86,7 +86,8 @@ class AttnHead extends AttnWidget {
     ui.main = h('div', { class: 'main' },
       this.#stage(1, INPUTS, true), ui.message, this.#stage(2, ['q', 'k', 'v']),
       this.#stage(3, ['scores', 'masked_scores', 'weights', 'out']), ui.note);
-    root.append(ui.toolbar, ui.steps, ui.main, ui.explain, ui.keyboard);
+    // The stepper's room before its steps come is set by its width (attn-head-css.js).
+    root.append(ui.toolbar, h('div', { class: 'steps-room' }, ui.steps), ui.main, ui.explain, ui.keyboard);
     ui.causal.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setCausal(e.target.checked)));
     ui.scaled.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setScaled(e.target.checked)));
     ui.reset.addEventListener('click', () => this.#reset());
