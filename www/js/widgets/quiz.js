@@ -66,6 +66,7 @@ class Quiz extends AttnWidget {
     // The final layout before the core arrives (it only shuffles the options): the
     // questions with their options in their own order, each as tall as it will be.
     this.#draw(() => [0, 1, 2, 3]);
+    this.#banner(); // the review banner, if due, is there from the first paint too
   }
 
   /** The clock: the `now` attribute when set (tests), else the real time. */
