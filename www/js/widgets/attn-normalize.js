@@ -92,10 +92,12 @@ class AttnNormalize extends LessonWidget {
     ui.tables.label();
     const d = core ? core.normalizeDirections(a)
       : { row_sums: nan(a.rows), col_sums: nan(a.cols), total: NaN, by_rows: empty, by_columns: empty, whole: empty };
+    // before the core: placeholders as wide as the numbers (2.00), figure spaces being digit wide
+    const cells = (v) => (core ? formatCells(v) : `[${Array.from(v, () => '\u2007…\u2007').join(', ')}]`);
     ui.sums.replaceChildren(
-      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, formatCells(d.row_sums))), h('br'),
-      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, formatCells(d.col_sums))), h('br'),
-      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, formatCell(d.total))));
+      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, cells(d.row_sums))), h('br'),
+      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, cells(d.col_sums))), h('br'),
+      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, core ? formatCell(d.total) : '\u2007…\u2007\u2007')));
     for (const [key, p] of Object.entries(ui.dirs)) {
       p.title.textContent = this.t(`a.norm.${key}`);
       p.note.textContent = this.t(`a.norm.${key}Note`);
@@ -106,7 +108,7 @@ class AttnNormalize extends LessonWidget {
     if (!core) {
       for (const p of [ui.right, ui.wrong]) {
         p.block.set(empty, labels, cols);
-        p.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value' }, formatCells(nan(a.rows))));
+        p.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value' }, cells(nan(a.rows))));
       }
       ui.verdict.className = 'msg pending';
       ui.verdict.textContent = this.t('a.norm.trapBad', { e: '…' });
@@ -131,7 +133,7 @@ class AttnNormalize extends LessonWidget {
 AttnNormalize.css = `${LessonWidget.css}
 .side-title { margin: 16px 0 8px; }
 .panel.by_rows { border-color: var(--_accent); }
-.msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */
+.msg.pending { font-weight: 600; } /* a verdict's weight (.ok, .bad), until the core's verdict */
 `;
 
 define(AttnNormalize);
