@@ -128,7 +128,7 @@ const CASES = [
   [ONE_HEAD, 'desktop', DESKTOP, 'zh', { slowCore: true }], [ONE_HEAD, 'mobile', MOBILE, 'zh', { slowCore: true }],
   // the lesson page opened at a section (the core held back until it has painted): the
   // widgets at its target are built and drawn first, and their first numbers land in place
-  ...['s2', 's5', 's7', 's8'].flatMap((s) => [
+  ...['s2', 's3', 's5', 's7', 's8'].flatMap((s) => [
     [`index.html#${s}`, 'desktop', DESKTOP, '', { slowCore: true }], [`index.html#${s}`, 'mobile', MOBILE, '', { slowCore: true }],
   ]),
 ];
