@@ -46,6 +46,24 @@ input.switch:disabled { opacity: .5; cursor: default; }
 .stale .stage-out attn-matrix { opacity: .45; filter: grayscale(.5); }
 attn-formula-steps, attn-explain { display: block; margin-top: 10px; }
 attn-formula-steps:not(:defined), attn-explain:not(:defined) { display: none; }
+/* Until the core hands the stepper its steps (data-pending = the widget's language), it is
+   an empty card of the size it will have: room for the typeset formula and the first
+   step's lines, which wrap as the stepper narrows (measured in Chromium at each width,
+   in both languages: .steps-room is the container the widths are of). Its content is
+   hidden meanwhile, so that nothing in it moves when the formula lands. */
+.steps-room { container-type: inline-size; }
+attn-formula-steps[data-pending] { border-radius: 12px; background: var(--_bg); box-shadow: inset 0 0 0 1px var(--_line); }
+attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility: hidden; }
+@container (width < 497px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 233.95px; } }
+@container (width < 371px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 273.56px; } }
+@container (width < 273px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 295.17px; } }
+@container (width < 249px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 324.78px; } }
+@container (width < 242px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 346.86px; } }
+@container (width < 226px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 366.05px; } }
+@container (width < 196px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 387.66px; } }
+@container (width < 314px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 251.95px; } }
+@container (width < 269px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 273.56px; } }
+@container (width < 237px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 303.17px; } }
 @media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;

@@ -39,6 +39,10 @@ const CARDS = {
   out: ['outTitle', 'outExplain'],
 };
 const flag = (el, name, fallback) => boolAttr(el, name, fallback);
+// The built-in head's shapes (Rust's hou_defaults): what the grids look like before the
+// core arrives, unless a state set before then says otherwise.
+const DEFAULT_TOKENS = ['h', 'o', 'u'];
+const DEFAULT_SHAPES = { x: [3, 3], W_q: [2, 3], W_k: [2, 3], W_v: [2, 3] };
 
 class AttnHead extends AttnWidget {
   static tag = 'attn-head';
@@ -82,7 +86,8 @@ class AttnHead extends AttnWidget {
     ui.main = h('div', { class: 'main' },
       this.#stage(1, INPUTS, true), ui.message, this.#stage(2, ['q', 'k', 'v']),
       this.#stage(3, ['scores', 'masked_scores', 'weights', 'out']), ui.note);
-    root.append(ui.toolbar, ui.steps, ui.main, ui.explain, ui.keyboard);
+    // The stepper's room before its steps come is set by its width (attn-head-css.js).
+    root.append(ui.toolbar, h('div', { class: 'steps-room' }, ui.steps), ui.main, ui.explain, ui.keyboard);
     ui.causal.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setCausal(e.target.checked)));
     ui.scaled.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setScaled(e.target.checked)));
     ui.reset.addEventListener('click', () => this.#reset());
@@ -90,6 +95,40 @@ class AttnHead extends AttnWidget {
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     ui.steps.addEventListener('step-change', (e) => this.#onStep(e));
     adoptTex(this.shadowRoot).catch(() => {});
+    // The final layout before the core arrives, so that its numbers land in place: every
+    // text, switch and formula, the stepper's room, and each grid at its final shape.
+    ui.steps.setAttribute('data-pending', '');
+    this.#drawText();
+    this.#drawPlaceholder();
+  }
+
+  /** Before the first draw: the grids at the shapes the head will have (the state set
+   *  before the core arrived, else the built-in head's), their cells empty; the switches,
+   *  the sequence and the formulas as the attributes (or that state) set them. */
+  #drawPlaceholder() {
+    const p = this.#pending ?? {};
+    const shape = (name) => (p[name] ? [p[name].rows, p[name].cols] : DEFAULT_SHAPES[name]);
+    const empty = ([rows, cols]) => ({ rows, cols, data: new Array(rows * cols).fill(NaN) });
+    const [T, C] = shape('x');
+    const tokens = p.tokens ?? (T === 3 ? DEFAULT_TOKENS : sub('t', T));
+    const d = sub('d', shape('W_q')[0]);
+    const dv = sub('d', shape('W_v')[0]);
+    this.#blocks.x.set(empty([T, C]), tokens, sub('c', C));
+    for (const name of ['W_q', 'W_k', 'W_v']) this.#blocks[name].set(empty(shape(name)), sub('d', shape(name)[0]), sub('c', C));
+    for (const [name, cols] of [['q', d], ['k', d], ['v', dv], ['scores', tokens], ['masked_scores', tokens], ['weights', tokens], ['out', dv]]) {
+      this.#blocks[name].set(empty([T, cols.length]), tokens, cols);
+    }
+    const causal = p.causal ?? flag(this, 'causal', true);
+    const scaled = p.scaled ?? flag(this, 'scaled', false);
+    const ui = this.#ui;
+    ui.causal.input.checked = causal;
+    ui.scaled.input.checked = scaled;
+    ui.reset.hidden = this.readonly;
+    this.#drawSequence(tokens);
+    for (const name of INPUTS.concat(OUTPUTS)) this.#setFormula(name, LATEX[name]);
+    this.#setFormula('scores', scaled ? LATEX.scoresScaled : LATEX.scores);
+    setText(this.#cards.masked_scores.explain, this.t(causal ? 'maskedExplainOn' : 'maskedExplainOff'));
+    setText(ui.scaled.hint, scaled ? this.t('scaleOn', { d: '…', s: '…' }) : this.t('scaleOff'));
   }
 
   #stage(n, names, inputs = false) {
@@ -160,6 +199,7 @@ class AttnHead extends AttnWidget {
       // the page's URL notice, not a late inline error), draw it on first render.
       if (this.core) this.#makeLab(next).free();
       this.#pending = next;
+      if (!this.#lab) this.#drawPlaceholder(); // its shapes, until the first draw
       return;
     }
     const lab = this.#makeLab(next); // throws on shapes the head cannot run
@@ -246,6 +286,7 @@ class AttnHead extends AttnWidget {
       card.explain.textContent = this.t(CARDS[name][1]);
     }
     for (const name of INPUTS) this.#blocks[name].matrix.toggleAttribute('editable', !this.readonly);
+    if (ui.steps.hasAttribute('data-pending')) ui.steps.setAttribute('data-pending', this.language);
   }
 
   /** Draws the inputs Rust holds, then every intermediate (or keeps the last on error). */
@@ -304,6 +345,7 @@ class AttnHead extends AttnWidget {
     if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
       this.#stepsKey = stepsKey;
       ui.steps.steps = this.#lab.formulaSteps();
+      if (ui.steps.hasAttribute('data-pending')) ui.steps.removeAttribute('data-pending');
     }
     return true;
   }

@@ -62,6 +62,7 @@ class AttnNormalize extends LessonWidget {
     root.append(h('div', { class: 'controls' }, ui.reset, ui.tables.el), h('div', { class: 'row' }, ui.a.el, ui.sums),
       h('div', { class: 'grid' }, ui.dirs.by_rows.el, ui.dirs.by_columns.el, ui.dirs.whole.el),
       ui.trapTitle, h('div', { class: 'grid' }, trap(ui.right, 'right'), trap(ui.wrong, 'wrong')), ui.verdict, ui.explain.panel);
+    this.#drawAll(null); // the final layout before the core arrives: placeholder numbers
   }
 
   #onEdit(e) {
@@ -73,19 +74,30 @@ class AttnNormalize extends LessonWidget {
   }
 
   draw(core) {
+    this.#drawAll(core);
+  }
+
+  /** Everything; without the core (before it arrives) every number is a placeholder and
+   *  every grid has its final shape with empty cells. */
+  #drawAll(core) {
     const ui = this.#ui;
     const a = this.#a ?? DEFAULT;
-    ui.explain.sync();
+    const nan = (n) => new Array(n).fill(NaN);
+    const empty = { rows: a.rows, cols: a.cols, data: nan(a.rows * a.cols) };
+    if (core) ui.explain.sync();
     const labels = subscripted('r', a.rows);
     const cols = subscripted('c', a.cols);
     ui.a.set(a, labels, cols);
     ui.reset.textContent = this.t('reset');
     ui.tables.label();
-    const d = core.normalizeDirections(a);
+    const d = core ? core.normalizeDirections(a)
+      : { row_sums: nan(a.rows), col_sums: nan(a.cols), total: NaN, by_rows: empty, by_columns: empty, whole: empty };
+    // before the core: placeholders as wide as the numbers (2.00), figure spaces being digit wide
+    const cells = (v) => (core ? formatCells(v) : `[${Array.from(v, () => '\u2007…\u2007').join(', ')}]`);
     ui.sums.replaceChildren(
-      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, formatCells(d.row_sums))), h('br'),
-      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, formatCells(d.col_sums))), h('br'),
-      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, formatCell(d.total))));
+      h('span', {}, this.t('a.norm.rowSums'), ' ', h('b', { class: 'value' }, cells(d.row_sums))), h('br'),
+      h('span', {}, this.t('a.norm.colSums'), ' ', h('b', { class: 'value' }, cells(d.col_sums))), h('br'),
+      h('span', {}, this.t('a.norm.total'), ' ', h('b', { class: 'value' }, core ? formatCell(d.total) : '\u2007…\u2007\u2007')));
     for (const [key, p] of Object.entries(ui.dirs)) {
       p.title.textContent = this.t(`a.norm.${key}`);
       p.note.textContent = this.t(`a.norm.${key}Note`);
@@ -93,6 +105,15 @@ class AttnNormalize extends LessonWidget {
       else p.note.textContent = this.t('a.norm.zero');
     }
     ui.trapTitle.textContent = this.t('a.norm.trap');
+    if (!core) {
+      for (const p of [ui.right, ui.wrong]) {
+        p.block.set(empty, labels, cols);
+        p.note.replaceChildren(this.t('a.norm.rowSumsNow'), ' ', h('b', { class: 'value' }, cells(nan(a.rows))));
+      }
+      ui.verdict.className = 'msg pending';
+      ui.verdict.textContent = this.t('a.norm.trapBad', { e: '…' });
+      return;
+    }
     let k;
     try {
       k = core.keepdimTrap(a);
@@ -112,6 +133,7 @@ class AttnNormalize extends LessonWidget {
 AttnNormalize.css = `${LessonWidget.css}
 .side-title { margin: 16px 0 8px; }
 .panel.by_rows { border-color: var(--_accent); }
+.msg.pending { font-weight: 600; } /* a verdict's weight (.ok, .bad), until the core's verdict */
 `;
 
 define(AttnNormalize);

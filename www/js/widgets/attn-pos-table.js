@@ -68,12 +68,15 @@ class AttnPosTable extends LessonWidget {
       h('div', { class: 'panel' }, ui.sinTitle, h('div', { class: 'controls' }, field('t'), field('c'), ui.tables.el), ui.sin.el),
       h('div', { class: 'panel' }, ui.cropTitle, h('div', { class: 'controls' }, field('len'), field('block')), ui.strip, ui.crop, ui.cropNote)),
     ui.explain.panel);
+    this.draw(null); // the final layout before the core arrives: placeholder numbers
   }
 
+  /** Everything; without the core (before it arrives) the table has its (T, C) shape with
+   *  empty cells, the crop line placeholders and the strip its boxes, not yet coloured. */
   draw(core) {
     const ui = this.#ui;
     const s = this.state;
-    ui.explain.sync();
+    if (core) ui.explain.sync();
     for (const [k, f] of Object.entries(ui.fields)) {
       f.text.textContent = this.t(`a.pt.${k}`);
       if (this.shadowRoot.activeElement !== f.input) f.input.value = String(s[k]);
@@ -82,6 +85,13 @@ class AttnPosTable extends LessonWidget {
     ui.sinTitle.textContent = this.t('a.pt.sinTitle');
     ui.cropTitle.textContent = this.t('a.pt.cropTitle');
     ui.cropNote.textContent = this.t('a.pt.cropNote');
+    if (!core) {
+      ui.sin.set({ rows: s.t, cols: s.c, data: new Array(s.t * s.c).fill(NaN) }, subscripted('p', s.t), subscripted('c', s.c));
+      // en dashes: about as wide as the digits they stand for, so the line wraps as it will
+      ui.crop.textContent = this.t('a.pt.crop', { start: '–', kept: '–', dropped: '–' });
+      ui.strip.replaceChildren(...Array.from({ length: Math.min(s.len, 48) }, () => h('span', { class: 'pending' })));
+      return;
+    }
     try {
       ui.sin.set(core.sinusoidalTable(s.t, s.c), subscripted('p', s.t), subscripted('c', s.c));
       const r = core.cropContext(s.len, s.block);
@@ -102,6 +112,7 @@ input.n { width: 5em; }
 .strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; }
 .strip span { width: 12px; height: 16px; border-radius: 3px; }
 .strip .kept { background: var(--_accent); }
+.strip .pending { background: var(--_line); }
 .strip .dropped { background: repeating-linear-gradient(135deg, #dfe1e7 0 3px, #f4f5f8 3px 7px); box-shadow: inset 0 0 0 1px rgb(0 0 0 / .1); }
 `;
 

@@ -91,6 +91,7 @@ class AttnPosition extends LessonWidget {
         ui.shuffle, ui.positions.el, ui.causal.el),
       h('div', { class: 'grid' }, ...ui.outs.map((o) => h('div', { class: 'panel', 'data-explain-scope': '' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
       ui.verdict, ui.explain.panel);
+    this.draw(null); // the final layout before the core arrives: placeholder numbers
   }
 
   /** Row labels of a word: its letters with their positions (d₀ o₁ g₂). */
@@ -110,9 +111,13 @@ class AttnPosition extends LessonWidget {
     });
   }
 
+  /** Everything; without the core (before it arrives) each grid has its shape (a row
+   *  per letter, two channels, as the core's toy embeddings and head have) with empty
+   *  cells, and the verdict placeholders. */
   draw(core) {
     const ui = this.#ui;
     const s = this.state;
+    const empty = (word) => ({ rows: word.length, cols: 2, data: new Array(word.length * 2).fill(NaN) });
     ui.tables.label();
     for (const input of [...ui.toyInputs, ui.a, ui.b]) {
       if (this.shadowRoot.activeElement !== input) input.value = input._get(s);
@@ -122,8 +127,8 @@ class AttnPosition extends LessonWidget {
     s.toy.forEach((word, i) => {
       const labels = [...word].map((c, t) => `${c}${subscripted('', word.length)[t]}`);
       try {
-        ui.toy[i].tok.set(core.embedToy(word, false), labels, subscripted('c', 2));
-        ui.toy[i].x.set(core.embedToy(word, true), labels, subscripted('c', 2));
+        ui.toy[i].tok.set(core ? core.embedToy(word, false) : empty(word), labels, subscripted('c', 2));
+        ui.toy[i].x.set(core ? core.embedToy(word, true) : empty(word), labels, subscripted('c', 2));
         ui.toy[i].tok.caption.textContent = this.t('a.pos.tok');
         ui.toy[i].x.caption.textContent = this.t('a.pos.x');
       } catch (e) {
@@ -136,6 +141,21 @@ class AttnPosition extends LessonWidget {
     ui.causal.text.textContent = this.t('causal');
     ui.positions.box.checked = s.positions;
     ui.causal.box.checked = s.causal;
+    if (!core) {
+      [s.a, s.b].forEach((word, i) => {
+        const o = ui.outs[i];
+        o.title.textContent = `${i ? 'B' : 'A'} = ${word}`;
+        o.x.set(empty(word), this.labelsOf(word), subscripted('c', 2));
+        o.out.set(empty(word), this.labelsOf(word), subscripted('d', 2));
+        o.x.caption.textContent = this.t('a.pos.in');
+        o.out.caption.textContent = this.t('a.pos.out');
+      });
+      ui.verdict.className = 'msg pending';
+      ui.verdict.textContent = !s.positions && !s.causal
+        ? this.t('a.pos.equivariant', { p: `[${[...s.a].map(() => '\u2007').join(', ')}]`, e: '…' })
+        : this.t('a.pos.lastDiffers', { e: '…', mask: s.causal ? this.t('a.pos.maskOn') : '' });
+      return;
+    }
     ui.explain.sync();
     let r;
     try {
@@ -176,6 +196,7 @@ class AttnPosition extends LessonWidget {
 AttnPosition.css = `${LessonWidget.css}
 .side-title { margin: 16px 0 8px; }
 input[aria-invalid] { outline: 2px solid var(--_error); }
+.msg.pending { font-weight: 600; } /* a verdict's weight (.ok, .bad), until the core's verdict */
 `;
 
 define(AttnPosition);

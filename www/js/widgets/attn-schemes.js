@@ -96,6 +96,7 @@ class AttnSchemes extends LessonWidget {
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     root.append(h('div', { class: 'controls' }, ...ui.sets, ui.tables.el),
       h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideTitle, ui.side);
+    this.#drawAll(null); // the final layout before the core arrives: placeholder numbers
   }
 
   #onEdit(e) {
@@ -130,6 +131,12 @@ class AttnSchemes extends LessonWidget {
   }
 
   draw(core) {
+    this.#drawAll(core);
+  }
+
+  /** Everything; without the core (before it arrives) every number is a placeholder and
+   *  every grid has its final shape with empty cells. */
+  #drawAll(core) {
     const ui = this.#ui;
     const x = this.#x ?? DATA.hou;
     const tokens = x.rows === 3 && x.data.join() === DATA.hou.data.join() ? ['h', 'o', 'u'] : subscripted('t', x.rows);
@@ -140,8 +147,11 @@ class AttnSchemes extends LessonWidget {
     });
     ui.tables.label();
     ui.xNote.textContent = this.t('a.schemes.xNote');
-    const r = core.averagingLadder(x);
-    const head = this.#rung4(core, x);
+    const empty = (rows, cols) => ({ rows, cols, data: new Array(rows * cols).fill(NaN) });
+    const none = { weights: empty(x.rows, x.rows), out: empty(x.rows, x.cols) };
+    const r = core ? core.averagingLadder(x)
+      : { loop_average: none, matrix_average: none, softmax_average: none, all_ones: none, tril_sums: none };
+    const head = core ? this.#rung4(core, x) : x.cols === 2 ? none : null;
     const rungs = [r.loop_average, r.matrix_average, r.softmax_average, head];
     const errs = [null, r.max_err_matrix_vs_loop, r.max_err_softmax_vs_loop, null];
     this.#rungs.forEach((g, i) => {
@@ -152,7 +162,7 @@ class AttnSchemes extends LessonWidget {
       g.out.set(res.out, tokens, subscripted('c', x.cols));
       g.diff.replaceChildren(i === 0 ? this.t('a.schemes.reference')
         : i === 3 ? this.t('a.schemes.content')
-          : h('span', {}, this.t('a.schemes.maxDiff'), ' ', h('b', { class: 'value' }, formatDiff(errs[i]))));
+          : h('span', {}, this.t('a.schemes.maxDiff'), ' ', h('b', { class: 'value' }, core ? formatDiff(errs[i]) : '…')));
     });
     this.#drawVariant('all_ones', r.all_ones, tokens, x, 'wei = torch.ones(T, T)\nxbow = wei @ x');
     this.#drawVariant('tril_sums', r.tril_sums, tokens, x, 'wei = torch.tril(torch.ones(T, T))\nxbow = wei @ x');
@@ -162,7 +172,7 @@ class AttnSchemes extends LessonWidget {
     const b = Number(ui.b.value);
     const t = Number(ui.t.value);
     try {
-      ui.loops.textContent = this.t('a.schemes.loops', { b, t, n: core.loopIterations(b, t) });
+      ui.loops.textContent = this.t('a.schemes.loops', { b, t, n: core ? core.loopIterations(b, t) : '…' });
     } catch (e) {
       ui.loops.textContent = message(e);
     }

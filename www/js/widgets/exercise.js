@@ -51,6 +51,7 @@ class Exercise extends AttnWidget {
     pre.code .chosen { background: var(--_bg); border-radius: 3px; box-shadow: inset 0 -2px 0 var(--_accent); }
     .sums td { font-family: var(--_mono); }
     .printed { margin-top: 8px; }
+    .msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */
     .mh { margin-top: 16px; padding-top: 12px; border-top: 1px dashed var(--_line); }`;
 
   #s = { score: null, mask: null, axis: null, seed: 0, causal: true };
@@ -105,6 +106,37 @@ class Exercise extends AttnWidget {
       mh,
       this.explainer.panel,
     );
+    // The final layout before the core arrives (it writes the candidate lines): the
+    // blanks, the code and the multi-head check with placeholders.
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.#drawCode(null);
+    this.waiting.hidden = false;
+    this.mhCausal.checked = this.#s.causal;
+    this.mhResult.className = 'msg pending';
+    this.mhResult.textContent = this.t('b.mh.result', {
+      shape: `(${MH_SHAPE.join(', ')})`, err: '…', seed: this.#s.seed, verdict: this.t('b.mh.close'),
+    });
+    show(this.mhWeights, { rows: MH_SHAPE[2], cols: MH_SHAPE[2], data: new Array(MH_SHAPE[2] ** 2).fill(NaN) }, MH_TOKENS, MH_TOKENS);
+  }
+
+  /** The candidates and the code with the chosen lines: `code` from the core, or null
+   *  (before it arrives: placeholders where a line goes). */
+  #drawCode(code) {
+    const s = this.#s;
+    const line = (blank, opt) => (code ? code[blank][opt] : '…');
+    for (const el of this.shadowRoot.querySelectorAll('code[data-blank]')) {
+      el.textContent = line(el.dataset.blank, el.dataset.opt);
+    }
+    for (const [blank, inputs] of Object.entries(this.groups)) {
+      for (const input of inputs) input.checked = input.value === s[blank];
+    }
+    this.code.replaceChildren(...CONTEXT.flatMap(([text, note], i) => {
+      const nl = i ? '\n' : '';
+      if (!(text in CHOICES)) return [nl, pad(text, note)];
+      const chosen = s[text] ? line(text, s[text]) : BLANK;
+      const gap = ' '.repeat(Math.max(1, 46 - chosen.length));
+      return [nl, '    ', h('span', { class: s[text] ? 'chosen' : 'blank' }, chosen), note ? `${gap}# ${note}` : ''];
+    }));
   }
 
   buildMultiHead() {
@@ -143,20 +175,7 @@ class Exercise extends AttnWidget {
     this.clearError();
     const s = this.#s;
     this.explainer.sync();
-    const code = this.#candidates(core);
-    for (const el of this.shadowRoot.querySelectorAll('code[data-blank]')) {
-      el.textContent = code[el.dataset.blank][el.dataset.opt];
-    }
-    for (const [blank, inputs] of Object.entries(this.groups)) {
-      for (const input of inputs) input.checked = input.value === s[blank];
-    }
-    this.code.replaceChildren(...CONTEXT.flatMap(([text, note], i) => {
-      const nl = i ? '\n' : '';
-      if (!(text in CHOICES)) return [nl, pad(text, note)];
-      const chosen = s[text] ? code[text][s[text]] : BLANK;
-      const gap = ' '.repeat(Math.max(1, 46 - chosen.length));
-      return [nl, '    ', h('span', { class: s[text] ? 'chosen' : 'blank' }, chosen), note ? `${gap}# ${note}` : ''];
-    }));
+    this.#drawCode(this.#candidates(core));
     const ready = s.score && s.mask && s.axis;
     this.waiting.hidden = Boolean(ready);
     this.result.hidden = !ready;

@@ -63,6 +63,9 @@ class AttnGptTrain extends AttnWidget {
     this.#msg = new LiveMessage(this.ui.msg, 'msg');
     this.#fileMsg = new LiveMessage(this.ui.fileMsg, 'file-msg msg');
     this.ui.workers.value = readKey(WORKERS_KEY) ?? this.ui.workers.value; // the last visit's choice
+    // Its texts, buttons and stats at once, not when the attention core arrives (it draws
+    // no number of that core): the screen has its size before the first model does.
+    this.render();
   }
 
   connectedCallback() {

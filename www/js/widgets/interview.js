@@ -34,6 +34,7 @@ class Interview extends AttnWidget {
         h('ul', {}, k('li', 'b.iv.1.a'), k('li', 'b.iv.1.b'), k('li', 'b.iv.1.c'))),
       q(2, h('ul', {}, k('li', 'b.iv.2.a'), k('li', 'b.iv.2.b'), k('li', 'b.iv.2.c'))),
     );
+    this.render(); // its text needs no core: the final layout before the core arrives
   }
 
   render() {

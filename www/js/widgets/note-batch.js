@@ -25,7 +25,8 @@ class NoteBatch extends AttnWidget {
   static css = `${NOTE_WIDGET_CSS}
     .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; margin-bottom: 10px; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
-    .scroll-x table { min-width: 320px; }`;
+    .scroll-x table { min-width: 320px; }
+    .msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */`;
 
   #seed = 0;
 
@@ -74,6 +75,31 @@ class NoteBatch extends AttnWidget {
       h('div', { class: 'scroll-x' }, this.normTable),
       this.normVerdict,
     );
+    // The final layout before the core arrives: every grid at its shape with empty
+    // cells, the table and the verdicts with placeholders.
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.seedOut.textContent = this.t('b.seed', { seed: this.#seed });
+    const empty = { rows: T, cols: C, data: new Array(T * C).fill(NaN) };
+    const rows = ['t0', 't1', 't2', 't3'];
+    for (const m of [this.x0, this.x1a, this.x1b]) showMatrix(m, empty, rows, ['c0', 'c1', 'c2', 'c3']);
+    showMatrix(this.w0, empty, rows, rows);
+    for (const m of [this.o0a, this.o0b]) showMatrix(m, empty, rows, ['d₀', 'd₁', 'd₂', 'd₃']);
+    this.verdict.textContent = this.t('b.batch.identical', { d0: '…', d1: '…' });
+    this.verdict.className = 'msg pending';
+    this.#normTable(new Array(C).fill(NaN), [], []);
+    this.normVerdict.textContent = this.t('b.batch.normVerdict', { bn: '…', ln: '…' });
+  }
+
+  /** The BatchNorm / LayerNorm table: the sample, then each norm's two batches. */
+  #normTable(sample, bn, ln) {
+    const head = h('tr', {}, h('th'), ...sample.map((_, j) => h('th', { scope: 'col' }, `f${j}`)));
+    const line = (key, vars, values = sample.map(() => NaN)) => h('tr', {}, h('th', { scope: 'row' }, this.t(key, vars)),
+      // a placeholder as wide as a number (−0.1234): figure spaces are digit wide
+      ...values.map((v) => h('td', {}, Number.isNaN(v) ? '\u2007\u2007\u2007…\u2007\u2007\u2007' : formatFixed(v, 4))));
+    this.normTable.replaceChildren(h('thead', {}, head), h('tbody', {},
+      line('b.batch.sample', {}, sample),
+      line('b.batch.bn', { b: 'A' }, bn[0]), line('b.batch.bn', { b: 'B' }, bn[1]),
+      line('b.batch.ln', { b: 'A' }, ln[0]), line('b.batch.ln', { b: 'B' }, ln[1])));
   }
 
   /** Explain hook: a clicked cell of weights₀ or out₀ is explained by Rust. */
@@ -114,13 +140,7 @@ class NoteBatch extends AttnWidget {
     this.verdict.dataset.maxDiff = String(r.seq0_max_change);
 
     const n = core.normCounterexample(this.#seed);
-    const head = h('tr', {}, h('th'), ...n.sample.map((_, j) => h('th', { scope: 'col' }, `f${j}`)));
-    const line = (key, vars, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key, vars)),
-      ...values.map((v) => h('td', {}, formatFixed(v, 4))));
-    this.normTable.replaceChildren(h('thead', {}, head), h('tbody', {},
-      line('b.batch.sample', {}, n.sample),
-      line('b.batch.bn', { b: 'A' }, n.batchnorm[0]), line('b.batch.bn', { b: 'B' }, n.batchnorm[1]),
-      line('b.batch.ln', { b: 'A' }, n.layernorm[0]), line('b.batch.ln', { b: 'B' }, n.layernorm[1])));
+    this.#normTable(Array.from(n.sample), n.batchnorm, n.layernorm);
     this.normVerdict.textContent = this.t('b.batch.normVerdict', {
       bn: formatFixed(n.batchnorm_max_diff, 4), ln: formatSci(n.layernorm_max_diff),
     });

@@ -73,6 +73,26 @@ class NoteCross extends AttnWidget {
         h('div', { class: 'col panel' }, k('h4', 'b.out'), this.out)),
       this.explain,
     );
+    // The final layout before the core arrives: the inputs, and the three results at
+    // their shapes (a row per x_q row, a column per x_kv row) with empty cells.
+    const { qNames, kNames } = this.#inputs();
+    const empty = (rows, cols) => ({ rows: rows.length, cols: cols.length, data: new Array(rows.length * cols.length).fill(NaN) });
+    this.shape.textContent = this.t('b.cross.shape', { out: '…', in: '…' });
+    showMatrix(this.scores, empty(qNames, kNames), qNames, kNames);
+    showMatrix(this.weights, empty(qNames, kNames), qNames, kNames);
+    showMatrix(this.out, empty(qNames, ['d₀', 'd₁']), qNames, ['d₀', 'd₁']);
+  }
+
+  /** The texts, the switch and both input grids: no number from the core. */
+  #inputs() {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    const s = this.#s;
+    this.scaledBox.checked = s.scaled;
+    const qNames = Q_NAMES.slice(0, s.x_q.length);
+    const kNames = K_NAMES.slice(0, s.x_kv.length);
+    showMatrix(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
+    showMatrix(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
+    return { qNames, kNames };
   }
 
   #input() {
@@ -121,14 +141,9 @@ class NoteCross extends AttnWidget {
   }
 
   render(core) {
-    fillStrings(this.shadowRoot, (key) => this.t(key));
     const s = this.#s;
-    this.scaledBox.checked = s.scaled;
     if (this.explain.open && this.#key() !== this.#explained) this.explain.explanation = null;
-    const qNames = Q_NAMES.slice(0, s.x_q.length);
-    const kNames = K_NAMES.slice(0, s.x_kv.length);
-    showMatrix(this.xq, toMat(s.x_q), qNames, ['c0', 'c1']);
-    showMatrix(this.xkv, toMat(s.x_kv), kNames, ['c0', 'c1']);
+    const { qNames, kNames } = this.#inputs();
     const r = this.attempt(() => core.crossAttention(this.#input(), false, s.scaled));
     if (!r) return;
     this.clearError();

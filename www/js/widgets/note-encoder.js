@@ -65,15 +65,25 @@ class NoteEncoder extends AttnWidget {
       k('p', 'b.enc.trap', { class: 'msg bad', style: 'margin-top:10px;font-weight:400' }),
       this.explainer.panel,
     );
+    // The final layout before the core arrives: the texts, the code and both grids at
+    // their (T, T) and (T, d) shapes with empty cells.
+    this.#controls();
+    showMatrix(this.weights, { rows: 3, cols: 3, data: new Array(9).fill(NaN) }, TOKENS, TOKENS);
+    showMatrix(this.out, { rows: 3, cols: 2, data: new Array(6).fill(NaN) }, TOKENS, ['d₀', 'd₁']);
   }
 
-  render(core) {
+  /** The texts, the switch and the code: no number from the core. */
+  #controls() {
     fillStrings(this.shadowRoot, (key) => this.t(key));
-    this.clearError();
     this.btnDec.setAttribute('aria-pressed', String(this.#decoder));
     this.btnEnc.setAttribute('aria-pressed', String(!this.#decoder));
     this.maskLine.textContent = this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`;
     this.maskLine.classList.toggle('off', !this.#decoder);
+  }
+
+  render(core) {
+    this.clearError();
+    this.#controls();
     // The default h/o/u head never changes: one call serves every redraw.
     this.run ??= core.encoderDecoder({});
     this.explainer.sync();

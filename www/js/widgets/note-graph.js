@@ -98,6 +98,10 @@ class NoteGraph extends AttnWidget {
       this.summary,
       this.list,
     );
+    // The final layout before the core arrives (it gives the arrows): every text.
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.toggle.checked = this.#causal;
+    this.summary.textContent = this.t(this.#causal ? 'b.graph.countCausal' : 'b.graph.countFull', { n: '…' });
   }
 
   attributeChangedCallback(name, old, value) {

@@ -95,17 +95,34 @@ class NoteScale extends AttnWidget {
       h('section', {}, h('attn-variance', { frameless: '' })),
       h('section', {}, k('h4', 'b.scale.sharpTitle'), k('p', 'b.scale.sharpLead', { class: 'lead' }), this.bars, this.avg),
     );
+    // The final layout before the core arrives: the controls, the (T, T) grid with empty
+    // cells, the stats, and each sharpening plot with its bars still flat.
+    this.#controls();
+    showMatrix(this.weights, { rows: TOKENS.length, cols: TOKENS.length, data: new Array(TOKENS.length ** 2).fill(NaN) }, TOKENS, TOKENS);
+    for (const dd of [this.std, this.maxw]) dd.textContent = '…';
+    this.scaleOut.textContent = this.#s.scaled ? `1/√${this.#s.dk} = …` : '1';
+    this.#figures(FACTORS.map((factor) => ({ factor, weights: ROW.map(() => NaN) })));
+    // placeholders as wide as the numbers (1000 rows of 8 keys at d 512, 0.123): figure
+    // spaces are digit wide, so the line wraps where the numbers' line will
+    const ph = (n) => `${'\u2007'.repeat(Math.floor((n - 1) / 2))}…${'\u2007'.repeat(Math.ceil((n - 1) / 2))}`;
+    this.avg.textContent = this.t('b.scale.avg', { rows: ph(4), keys: ph(1), d: ph(3), u: ph(5), s: ph(5) });
   }
 
-  render(core) {
+  /** The texts, the slider and the switches: no number from the core. */
+  #controls() {
     fillStrings(this.shadowRoot, (key) => this.t(key));
-    this.clearError();
     const s = this.#s;
     this.slider.value = String(s.dk);
     this.dkOut.textContent = String(s.dk);
     for (const b of this.shadowRoot.querySelectorAll('.picks button')) b.setAttribute('aria-pressed', String(Number(b.dataset.dk) === s.dk));
     this.scaledBox.checked = s.scaled;
     this.causalBox.checked = s.causal;
+  }
+
+  render(core) {
+    this.clearError();
+    this.#controls();
+    const s = this.#s;
     this.explainer.sync();
     const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
     this.run = { ...r, causal: s.causal };
@@ -120,14 +137,22 @@ class NoteScale extends AttnWidget {
   #drawBars(core) {
     if (this.bars.childElementCount && this.bars.dataset.lang === this.language) return;
     this.bars.dataset.lang = this.language;
-    const runs = core.softmaxSharpening(new Float64Array(ROW), new Float64Array(FACTORS));
-    this.bars.replaceChildren(...runs.map((run) => h('figure', { class: 'group', style: 'margin:0', 'data-factor': run.factor },
-      h('figcaption', {}, h('b', {}, `× ${run.factor}`), ' ', h('span', { class: 'muted value' }, formatList(run.weights))),
-      h('div', { class: 'plot', role: 'img', 'aria-label': this.t('b.scale.barsAria', { f: run.factor, w: formatList(run.weights) }) },
-        ...run.weights.map((w) => h('div', { class: 'bar' }, h('span', {}, formatFixed(w)), h('i', { style: `height:${(w * 100).toFixed(1)}%` })))),
-      h('div', { class: 'xs', 'aria-hidden': 'true' }, ...ROW.map((x) => h('span', {}, formatFixed(x, 1)))))));
+    this.#figures(core.softmaxSharpening(new Float64Array(ROW), new Float64Array(FACTORS)));
     const a = core.avgMaxWeight(SEED, 1000, 8, 512);
     this.avg.textContent = this.t('b.scale.avg', { rows: a.rows, keys: a.keys, d: a.d, u: formatFixed(a.unscaled, 3), s: formatFixed(a.scaled, 3) });
+  }
+
+  /** One plot per run = { factor, weights }; NaN weights (before the core) are flat bars
+   *  under a placeholder. */
+  #figures(runs) {
+    // a placeholder as wide as a weight (0.19): figure spaces are digit wide
+    const list = (ws) => (ws.some(Number.isNaN) ? `[${ws.map(() => '\u2007…\u2007\u2007').join(', ')}]` : formatList(ws));
+    this.bars.replaceChildren(...runs.map((run) => h('figure', { class: 'group', style: 'margin:0', 'data-factor': run.factor },
+      h('figcaption', {}, h('b', {}, `× ${run.factor}`), ' ', h('span', { class: 'muted value' }, list(run.weights))),
+      h('div', { class: 'plot', role: 'img', 'aria-label': this.t('b.scale.barsAria', { f: run.factor, w: list(run.weights) }) },
+        ...run.weights.map((w) => h('div', { class: 'bar' }, h('span', {}, Number.isNaN(w) ? '…' : formatFixed(w)),
+          h('i', { style: `height:${Number.isNaN(w) ? 0 : (w * 100).toFixed(1)}%` })))),
+      h('div', { class: 'xs', 'aria-hidden': 'true' }, ...ROW.map((x) => h('span', {}, formatFixed(x, 1)))))));
   }
 
   get state() {

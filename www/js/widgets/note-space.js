@@ -20,7 +20,8 @@ class NoteSpace extends AttnWidget {
   static tag = 'attn-note-space';
   static css = `${NOTE_WIDGET_CSS}
     .words input[type="text"] { width: 7em; font-family: var(--_mono); }
-    .verdict { margin-top: 10px; }`;
+    .verdict { margin-top: 10px; }
+    .msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */`;
 
   #s = { a: 'dogs', b: 'gods', positions: false, causal: false };
 
@@ -65,15 +66,32 @@ class NoteSpace extends AttnWidget {
       k('p', 'b.space.why', { class: 'muted' }),
       this.explainer.panel,
     );
+    // The final layout before the core arrives: both words' grids (a row per letter,
+    // their cells empty) and the verdict line with placeholders.
+    this.#controls();
+    const s = this.#s;
+    const empty = (w) => ({ rows: w.length, cols: 2, data: new Array(w.length * 2).fill(NaN) });
+    this.titleA.textContent = this.t('b.space.outOf', { w: s.a });
+    this.titleB.textContent = this.t('b.space.outOf', { w: s.b });
+    showMatrix(this.outA, empty(s.a), [...s.a], ['d₀', 'd₁']);
+    showMatrix(this.outB, empty(s.b), [...s.b], ['d₀', 'd₁']);
+    this.verdict.textContent = this.t(s.positions ? 'b.space.diffPos' : 'b.space.same', { err: '…', last: '…', a: s.a, b: s.b });
+    this.verdict.className = 'msg verdict pending';
   }
 
-  render(core) {
+  /** The texts, words and switches: no number from the core. */
+  #controls() {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     const s = this.#s;
     if (this.inA.value.trim() !== s.a) this.inA.value = s.a;
     if (this.inB.value.trim() !== s.b) this.inB.value = s.b;
     this.pos.checked = s.positions;
     this.mask.checked = s.causal;
+  }
+
+  render(core) {
+    this.#controls();
+    const s = this.#s;
     this.explainer.sync();
     let r;
     try {

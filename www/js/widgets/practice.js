@@ -68,6 +68,17 @@ class Practice extends AttnWidget {
         h('div', { class: 'scroll-x', style: 'margin-top:8px' }, this.wrongSums), this.wrongNote),
       this.explainer.panel,
     );
+    this.#text(); // the final layout before the core arrives: the questions need none
+  }
+
+  /** The questions, their inputs and verdicts: no number from the core. */
+  #text() {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    for (const it of this.items) {
+      if (it.input.value !== (this.#answers[it.id] ?? '')) it.input.value = this.#answers[it.id] ?? '';
+      it.input.placeholder = this.t(it.id === 'weights_ln2' || it.id === 'masked_softmax' ? 'b.pr.phList' : 'b.pr.phOne');
+      this.#verdict(it.id);
+    }
   }
 
   #check(id) {
@@ -121,13 +132,8 @@ class Practice extends AttnWidget {
   }
 
   render(core) {
-    fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
-    for (const it of this.items) {
-      if (it.input.value !== (this.#answers[it.id] ?? '')) it.input.value = this.#answers[it.id] ?? '';
-      it.input.placeholder = this.t(it.id === 'weights_ln2' || it.id === 'masked_softmax' ? 'b.pr.phList' : 'b.pr.phOne');
-      this.#verdict(it.id);
-    }
+    this.#text();
     this.explainer.sync();
     const w = core.wrongAxis(...AXIS_RUN);
     const toks = AXIS_TOKENS;

@@ -21,6 +21,9 @@ const T = 4;
 const D = 8;
 const ROWS = ['t0', 't1', 't2', 't3'];
 const COLS = ['0', '1', '2', '3', '4', '5', '6', '7'];
+/** A placeholder as wide as an n-character number: '…' between figure spaces (digit
+ *  wide, unbreakable), so that a line wraps where the number's line will. */
+const ph = (n) => `${'\u2007'.repeat(Math.floor((n - 1) / 2))}…${'\u2007'.repeat(Math.ceil((n - 1) / 2))}`;
 
 class Proofs extends AttnWidget {
   static tag = 'attn-proofs';
@@ -30,6 +33,7 @@ class Proofs extends AttnWidget {
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%;
       background: var(--_accent); color: #fff; font-size: .8rem; flex: none; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
+    .msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */
     .quad { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 490px), 1fr)); gap: 10px; margin-top: 8px; }`;
 
   #s = { seed: 0, from: 2 };
@@ -84,6 +88,28 @@ class Proofs extends AttnWidget {
         this.p3, h('div', { class: 'quad' }, ...panels)),
       this.explainer.panel,
     );
+    // The final layout before the core arrives: every line and grid, placeholder numbers.
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.seedOut.textContent = this.t('b.seed', { seed: this.#s.seed });
+    this.from.value = String(this.#s.from);
+    for (const p of [this.p1, this.p2, this.p3]) p.classList.add('pending');
+    this.p1.textContent = this.t('b.proofs.naiveResult', { err: ph(7) });
+    this.#gradTable(() => ['…', '…']);
+    this.p2.textContent = this.t('b.proofs.gradPassed', { h: ph(6), err: ph(7) });
+    this.p3.textContent = this.t('b.proofs.futureResult', {
+      from: `t${this.#s.from}`, earlier: ROWS.slice(0, this.#s.from).join(', '), with: ph(1), without: ph(8),
+    });
+    for (const el of Object.values(this.mats)) show(el, { rows: T, cols: D, data: new Array(T * D).fill(NaN) }, ROWS, COLS);
+  }
+
+  /** The gradient check's table; `cells(name)` = its two numbers' text. */
+  #gradTable(cells) {
+    const row = (name) => h('tr', { 'data-grad': name }, h('th', { scope: 'row' }, `d${name.toUpperCase()}`),
+      ...cells(name).map((text) => h('td', {}, text)));
+    this.grad.replaceChildren(
+      h('thead', {}, h('tr', {}, h('th'), k('th', 'b.proofs.rel', { scope: 'col' }), k('th', 'b.proofs.abs', { scope: 'col' }))),
+      h('tbody', {}, row('q'), row('k'), row('v')));
+    fillStrings(this.grad, (key) => this.t(key));
   }
 
   render(core) {
@@ -100,12 +126,7 @@ class Proofs extends AttnWidget {
     this.p1.dataset.maxErr = String(naive.max_err);
 
     const g = core.gradCheck(seed, T, D, true);
-    const row = (name) => h('tr', { 'data-grad': name }, h('th', { scope: 'row' }, `d${name.toUpperCase()}`),
-      h('td', {}, err(g[name].max_rel_err)), h('td', {}, err(g[name].max_abs_err)));
-    this.grad.replaceChildren(
-      h('thead', {}, h('tr', {}, h('th'), k('th', 'b.proofs.rel', { scope: 'col' }), k('th', 'b.proofs.abs', { scope: 'col' }))),
-      h('tbody', {}, row('q'), row('k'), row('v')));
-    fillStrings(this.grad, (key) => this.t(key));
+    this.#gradTable((name) => [err(g[name].max_rel_err), err(g[name].max_abs_err)]);
     this.p2.textContent = this.t(g.passed ? 'b.proofs.gradPassed' : 'b.proofs.gradFailed', { h: err(g.h), err: err(g.max_rel_err) });
     this.p2.className = `msg ${g.passed ? 'ok' : 'bad'}`;
     this.p2.dataset.passed = String(g.passed);

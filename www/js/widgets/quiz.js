@@ -63,6 +63,10 @@ class Quiz extends AttnWidget {
       h('div', { class: 'controls', style: 'margin-top:12px' }, this.checkBtn, this.retakeBtn),
       this.score, this.next,
     );
+    // The final layout before the core arrives (it only shuffles the options): the
+    // questions with their options in their own order, each as tall as it will be.
+    this.#draw(() => [0, 1, 2, 3]);
+    this.#banner(); // the review banner, if due, is there from the first paint too
   }
 
   /** The clock: the `now` attribute when set (tests), else the real time. */
@@ -93,17 +97,22 @@ class Quiz extends AttnWidget {
   }
 
   render(core) {
-    fillStrings(this.shadowRoot, (key) => this.t(key));
     this.clearError();
-    this.list.replaceChildren(...Array.from({ length: N }, (_, q) => this.#question(core, q)));
+    this.#draw((q) => core.quizOrder(OPTIONS, this.#attempt * 16 + q));
+  }
+
+  /** Everything, with each question's options in `order(q)`; picks are options, not
+   *  places, so a pick made before the core shuffled them stays picked. */
+  #draw(order) {
+    fillStrings(this.shadowRoot, (key) => this.t(key));
+    this.list.replaceChildren(...Array.from({ length: N }, (_, q) => this.#question(order(q), q)));
     const right = this.#picks.filter((p) => p === 0).length;
     this.score.textContent = this.#checked ? this.t('b.quiz.score', { right, n: N }) : '';
     this.checkBtn.disabled = this.#checked;
     this.#banner();
   }
 
-  #question(core, q) {
-    const order = core.quizOrder(OPTIONS, this.#attempt * 16 + q);
+  #question(order, q) {
     const name = `q${q}`;
     const labels = order.map((opt) => {
       const input = h('input', { type: 'radio', name, value: opt, disabled: this.#checked, onchange: () => {

@@ -48,6 +48,7 @@ class Variance extends AttnWidget {
       h('div', { class: 'scroll-x wrap' }, this.table),
       k('p', 'b.var.course', { class: 'muted', style: 'margin-top:6px' }),
     );
+    this.render(); // it draws no number of the core: its final layout before the core arrives
   }
 
   get running() {
