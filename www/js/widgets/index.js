@@ -52,7 +52,16 @@ function lazyDefine(tag, load) {
   const near = typeof IntersectionObserver === 'function'
     ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, { rootMargin: '100% 0px' })
     : null;
+  // A page opened at (or sent to) a fragment holding one: at once, whatever the scroll.
+  const targeted = () => {
+    let id = '';
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch { /* a malformed hash */ }
+    const target = id && document.getElementById(id);
+    return Boolean(target && (target.localName === tag || target.querySelector(tag)));
+  };
+  addEventListener('hashchange', () => { if (targeted()) start(); });
   const watch = () => {
+    if (targeted() && document.querySelector(tag)) return start();
     for (const el of document.querySelectorAll(tag)) {
       if (watched.has(el)) continue;
       if (!near) return start();
