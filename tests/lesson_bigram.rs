@@ -155,7 +155,9 @@ fn counts_match_the_definition_with_non_ascii_text() {
     let alphabet: Vec<char> = "ab \nzé中文😀ü".chars().collect();
     let mut rng = Rng::new(7);
     for len in [2, 3, 50, 2_000] {
-        let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
         let model = Bigram::from_corpus(&text).unwrap();
         let mut vocab: Vec<char> = text.chars().collect();
         vocab.sort_unstable();
@@ -169,7 +171,11 @@ fn counts_match_the_definition_with_non_ascii_text() {
         }
         for a in 0..vocab.len() {
             for b in 0..vocab.len() {
-                assert_eq!(model.count(a, b), want[a * vocab.len() + b], "len {len}, N[{a}][{b}]");
+                assert_eq!(
+                    model.count(a, b),
+                    want[a * vocab.len() + b],
+                    "len {len}, N[{a}][{b}]"
+                );
             }
         }
     }
