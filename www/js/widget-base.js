@@ -91,15 +91,32 @@ function nearViewport(el) {
 /** Where the viewport's top will be, relative to where it is: a page opened at a
  *  #fragment is scrolled to its target only after the scripts have run. */
 function viewTop() {
-  if (window.scrollY > 0 || location.hash.length < 2) return 0;
-  let id;
-  try {
-    id = decodeURIComponent(location.hash.slice(1));
-  } catch {
-    return 0;
-  }
-  const target = document.getElementById(id);
+  if (window.scrollY > 0) return 0;
+  const target = fragmentTarget();
   return target ? target.getBoundingClientRect().top : 0;
+}
+
+/** The element the page's #fragment names, or null (none, or a malformed %-escape). */
+export function fragmentTarget() {
+  if (location.hash.length < 2) return null;
+  try {
+    return document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves once `el` is within a screen of the viewport (at once without IntersectionObserver). */
+export function whenNear(el) {
+  if (typeof IntersectionObserver !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const io = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      resolve();
+    }, { rootMargin: '100% 0px' });
+    io.observe(el);
+  });
 }
 
 let pageLoaded = document.readyState === 'complete';

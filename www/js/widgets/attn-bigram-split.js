@@ -7,10 +7,10 @@
 // PyTorch's Linear init bound 1/√C, and the initial losses measured on our corpus.
 // state = { vocab_size, n_embd }.
 
-import { define, h, message } from '../widget-base.js';
+import { define, h, message, whenNear } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, formatFixed } from '../format.js';
-import { bigramLab, whenNear } from './bigram-lab.js';
+import { bigramLab } from './bigram-lab.js';
 import { LessonWidget } from './lesson-widget.js';
 
 const EMBD = [8, 16, 32, 64];

@@ -9,10 +9,10 @@
 // Until the core and the corpus arrive it shows its final layout (skeleton): one card
 // per word with `top` rows of placeholder cells, so its first numbers land in place.
 
-import { define, h, message } from '../widget-base.js';
+import { define, h, message, whenNear } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, showChar } from '../format.js';
-import { bigramLab, whenNear } from './bigram-lab.js';
+import { bigramLab } from './bigram-lab.js';
 import { LessonWidget } from './lesson-widget.js';
 
 const DEFAULT_WORDS = ['hou', 'you', 'thou'];

@@ -1,6 +1,6 @@
 // The count bigram of the lesson's default corpus, shared by the bigram widgets.
 // Only those and the GPT trainer read the corpus (400 KB gzipped), and only once one of them is near the
-// viewport (whenNear): a page that never shows them never fetches it.
+// viewport (widget-base.js's whenNear): a page that never shows them never fetches it.
 
 // The GPT trainer's default corpus is the same text, fetched once for both (corpusText).
 
@@ -21,17 +21,4 @@ export function corpusText() {
 export function bigramLab(core) {
   corpusLab ??= corpusText().then((text) => new core.BigramLab(text));
   return corpusLab;
-}
-
-/** Resolves once `el` is within a screen of the viewport (at once without IntersectionObserver). */
-export function whenNear(el) {
-  if (typeof IntersectionObserver !== 'function') return Promise.resolve();
-  return new Promise((resolve) => {
-    const io = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      io.disconnect();
-      resolve();
-    }, { rootMargin: '100% 0px' });
-    io.observe(el);
-  });
 }

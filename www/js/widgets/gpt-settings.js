@@ -17,9 +17,9 @@
 // bigram-lab.js) once it is near the viewport, or at once when asked (whenReady).
 
 import { showChar } from '../format.js';
-import { AttnWidget, define, h, message } from '../widget-base.js';
+import { AttnWidget, define, h, message, whenNear } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
-import { corpusText, whenNear } from './bigram-lab.js';
+import { corpusText } from './bigram-lab.js';
 import PART_GPT from '../i18n/part-gpt.js';
 
 addStrings(PART_GPT);

@@ -1,4 +1,6 @@
 // Every widget module; each registers its element on import (see widget-base.js).
+import { fragmentTarget, whenNear } from '../widget-base.js';
+
 // Part A (sections 1–4):
 import './attn-bigram.js';
 import './attn-examples.js';
@@ -41,32 +43,25 @@ lazyDefine('attn-gpt-train', () => import('./gpt-train.js'));
 function lazyDefine(tag, load) {
   if (customElements.get(tag)) return;
   let started = false;
-  const watched = new WeakSet();
+  const seen = new WeakSet();
   const start = () => {
     if (started) return;
     started = true;
-    near?.disconnect();
     added.disconnect();
     load();
   };
-  const near = typeof IntersectionObserver === 'function'
-    ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, { rootMargin: '100% 0px' })
-    : null;
   // A page opened at (or sent to) a fragment holding one: at once, whatever the scroll.
   const targeted = () => {
-    let id = '';
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch { /* a malformed hash */ }
-    const target = id && document.getElementById(id);
+    const target = fragmentTarget();
     return Boolean(target && (target.localName === tag || target.querySelector(tag)));
   };
   addEventListener('hashchange', () => { if (targeted()) start(); });
   const watch = () => {
     if (targeted() && document.querySelector(tag)) return start();
     for (const el of document.querySelectorAll(tag)) {
-      if (watched.has(el)) continue;
-      if (!near) return start();
-      near.observe(el);
-      watched.add(el);
+      if (seen.has(el)) continue;
+      seen.add(el);
+      whenNear(el).then(start);
     }
   };
   // Elements a page adds later (a teacher's script, a slide shown): watched the same way.
