@@ -6,6 +6,15 @@
 //
 // [latex, display] — exactly the string each widget passes to tex(latex, display).
 
+/** attn-head-probe.js's formula for a receiver token `a` and a source token `b` (both
+ *  already texEscape'd: tokens may come from a link, never as LaTeX commands). */
+export function probeLatex(a, b) {
+  return `\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`;
+}
+
+// The h/o/u head's tokens, the probe's every pair: the lesson's probe needs no KaTeX.
+const HOU = ['h', 'o', 'u'];
+
 export const FORMULAS = [
   // attn-head.js: the cards' formulas
   ['x \\in \\mathbb{R}^{T\\times C}', false],
@@ -20,6 +29,8 @@ export const FORMULAS = [
   ['\\mathrm{mask}(\\text{scores})', false],
   ['\\mathrm{softmax}(\\mathrm{mask}(\\text{scores}))', false],
   ['\\text{weights}\\cdot v', false],
+  // attn-head-probe.js
+  ...HOU.flatMap((a) => HOU.map((b) => [probeLatex(a, b), true])),
   // exercise.js
   ['\\text{out}=\\operatorname{softmax}\\!\\Big(\\frac{QK^{\\top}}{\\sqrt{d_k}}+M\\Big)\\,V', true],
   ['M_{ts}=\\begin{cases}0 & s\\le t\\\\ -\\infty & s>t\\end{cases}', true],

@@ -10,11 +10,13 @@
 // Every cell of M, q kᵀ and x M xᵀ explains itself (core.explainProbe with
 // the same head): an M cell is a column of W_q dotted with a column of W_k over d.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { formatCell as num, formatCells as vec, formatDiff as err, subscripted as sub } from '../format.js';
 import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { tex, texEscape } from '../tex.js';
+import { probeLatex } from '../formulas.js';
 import { explainGrids } from './explain-grids.js';
 import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setText } from '../attn-matrix-table.js';
@@ -116,7 +118,7 @@ class AttnHeadProbe extends drawsInFrame(PartAWidget) {
     const a = texEscape(tokens[receiver]); // tokens may come from a link: never LaTeX commands
     const b = texEscape(tokens[source]);
     // Typeset again only for other tokens (typesetting is the slow part of a redraw).
-    const latex = `\\text{score}(${a}\\to ${b}) = q_{${a}}\\cdot k_{${b}} = x_{${a}}\\,M\\,x_{${b}}^{\\top},\\qquad M = W_q^{\\top} W_k`;
+    const latex = probeLatex(a, b);
     fill(ui.formula, latex, () => [tex(latex, true)]);
     const cs = sub('c', r.m.cols);
     ui.m.set(r.m, cs, cs);
