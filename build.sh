@@ -171,9 +171,11 @@ dist() {
   cp -r www/. "$d/"
   # The modules are replaced by their bundles; the wasm glue of pkg/ and KaTeX's script are
   # inside them (pkg-gpt*/'s glue stays: the GPT's workers import it by URL).
-  rm -rf "$d/js" "$d/widgets.js" "$d/vendor/katex/katex.min.js" "$d"/pkg/*.js
+  rm -rf "$d/js" "$d/widgets.js" "$d/attn-head.js" "$d/vendor/katex/katex.min.js" "$d"/pkg/*.js
   rm -f "$d"/pkg*/.gitignore "$d"/pkg*/*.d.ts
   node tools/bundle.mjs www "$d"
+  # KaTeX's AMS font down to the glyphs the formulas draw with it (ℝ): 28 KB → 3 KB.
+  node tools/subset-fonts.mjs "$d"
   (cd dist && find attention-playground -type f | sort > attention-playground/CONTENTS.txt)
   echo "contents: dist/attention-playground/CONTENTS.txt ($(wc -l <dist/attention-playground/CONTENTS.txt) files)"
   echo "total size: $(du -sb dist/attention-playground | cut -f1) bytes ($(du -sh dist/attention-playground | cut -f1))"

@@ -8,8 +8,10 @@
 //   node tools/bench_load.mjs [--root www|dist/attention-playground] [--runs 5] [--edits 30]
 //                             [--lighthouse] [--list] [PAGE ...]
 //
-// PAGE: a path under root (index.html, embed.html, notes-example.html) or `one-head`, a
-// plain course page with a single <attn-head> that the script writes next to widgets.js.
+// PAGE: a path under root (index.html, embed.html, notes-example.html), or `one-head`, a
+// plain course page with a single <attn-head> that the script writes next to widgets.js, or
+// `one-head-alone`, the same page loading attn-head.js (the head alone) instead, with
+// blocking="render" as embed.html tells teachers.
 // --lighthouse also runs Lighthouse (npm, fetched by `npm exec` on first use) against
 // Debian's Chromium (CHROME_PATH) for each page, desktop and mobile. --list prints every
 // request of each load with its bytes on the wire.
@@ -42,16 +44,21 @@ const runs = Number(flag('runs', '5'));
 const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
 const list = bool('list');
-const pages = args.length ? args : ['one-head', 'index.html', 'embed.html', 'notes-example.html'];
+const pages = args.length ? args : ['one-head', 'one-head-alone', 'index.html', 'embed.html', 'notes-example.html'];
 
-const ONE_HEAD = '__bench-one-head.html';
-const ONE_HEAD_HTML = `<!doctype html>
+/** The synthetic pages: name → [file written under root, its HTML]. */
+const onePage = (script) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>A course page with one head</title><script type="module" src="widgets.js"></script></head>
+<title>A course page with one head</title>${script}</head>
 <body><main style="max-width:44rem;margin:auto;font:16px/1.5 system-ui">
 <h1>Self-attention</h1><p>Each token asks a question (q), offers a key (k) and a value (v).</p>
 <attn-head></attn-head>
 <p>Edit any weight and every number after it changes.</p></main></body></html>`;
+const SYNTHETIC = {
+  'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js"></script>')],
+  'one-head-alone': ['__bench-one-head-alone.html', onePage('<script type="module" src="attn-head.js" blocking="render"></script>')],
+};
+const urlOf = (p) => `${base}${SYNTHETIC[p]?.[0] ?? p}`;
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
@@ -247,14 +254,18 @@ async function runLighthouse(url, mobile) {
 
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}/`;
-const onePath = path.join(root, ONE_HEAD);
-if (pages.includes('one-head')) await writeFile(onePath, ONE_HEAD_HTML);
+const written = [];
+for (const p of pages) {
+  if (!SYNTHETIC[p]) continue;
+  written.push(path.join(root, SYNTHETIC[p][0]));
+  await writeFile(written.at(-1), SYNTHETIC[p][1]);
+}
 const browser = await launch();
 try {
   console.log(`root ${path.relative(REPO, root) || '.'}, ${runs} cold loads each (median), gzip, localhost; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   console.log(`${'page'.padEnd(22)} ${'KB'.padStart(8)} ${'requests'.padStart(9)} ${'first number ms'.padStart(16)} ${'CLS'.padStart(7)} ${'longest task ms'.padStart(16)}`);
   for (const p of pages) {
-    const url = `${base}${p === 'one-head' ? ONE_HEAD : p}`;
+    const url = urlOf(p);
     const rs = [];
     for (let i = 0; i < runs; i++) rs.push(await loadOnce(browser, url));
     const m = (k) => median(rs.map((r) => r[k]));
@@ -274,7 +285,7 @@ try {
   }
   if (lighthouse) {
     for (const p of pages) {
-      const url = `${base}${p === 'one-head' ? ONE_HEAD : p}`;
+      const url = urlOf(p);
       for (const mobile of [false, true]) {
         const r = await runLighthouse(url, mobile);
         console.log(`lighthouse ${p} ${mobile ? 'mobile' : 'desktop'}: performance ${r.score}, CLS ${r.cls.toFixed(3)}, FCP ${(r.fcp / 1000).toFixed(2)} s, LCP ${(r.lcp / 1000).toFixed(2)} s, TBT ${r.tbt.toFixed(0)} ms, ${(r.bytes / 1024).toFixed(0)} KB`);
@@ -284,5 +295,5 @@ try {
 } finally {
   await browser.close();
   server.close();
-  await rm(onePath, { force: true });
+  for (const f of written) await rm(f, { force: true });
 }

@@ -21,11 +21,13 @@ if (!src || !out) {
   process.exit(2);
 }
 
-// The widgets' entries (widgets.js and the two pages built on it) share their chunks: the
-// widgets' code, plus what loads on demand (the GPT trainer, KaTeX's script). Every other
+// The widgets' entries (widgets.js, attn-head.js and the two pages built on widgets.js)
+// share their chunks: the code attn-head.js needs (the head and what every widget reads) is
+// one chunk, every other widget another, plus what loads on demand (the GPT trainer,
+// KaTeX's script). Every other
 // entry (the demo and bench pages, each worker) is one self-contained file, so a page
 // fetches widgets.js and a chunk or two, and a worker none of the page's chunks.
-const PAGES = ['widgets.js', 'js/lesson-page.js', 'js/embed-page.js'];
+const PAGES = ['widgets.js', 'attn-head.js', 'js/lesson-page.js', 'js/embed-page.js'];
 const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
   'js/widgets/variance-worker.js'];
 const ROOT = '__AP_ROOT__/';

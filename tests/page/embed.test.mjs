@@ -336,6 +336,37 @@ test('a bad attribute shows an inline message in the widget, never a page error'
   await page.screenshot({ path: path.join(SHOTS, 'notes-bad-attrs.png') });
 }));
 
+test('attn-head.js alone: a page with one head draws it, explains a cell in both languages, and defines nothing else', async () => {
+  await writeFile(path.join(tmp, 'site', SUB, 'one-head.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>One head</title><link rel="icon" href="data:,">
+<script type="module" src="attn-head.js" blocking="render"></script></head>
+<body><h1>Self-attention</h1><attn-head></attn-head></body></html>`);
+  await withEmbed('one-head.html', async (page) => {
+    const head = page.locator('attn-head');
+    assert.equal(await cell(page, 'attn-head', 'weights', 2, 0), '0.80');
+    const defined = await page.evaluate(() => Object.fromEntries(['attn-head', 'attn-explain', 'attn-formula-steps',
+      'attn-matrix', 'attn-head-probe', 'attn-bigram', 'attn-note-graph', 'attn-quiz']
+      .map((tag) => [tag, Boolean(customElements.get(tag))])));
+    assert.deepEqual(defined, { 'attn-head': true, 'attn-explain': true, 'attn-formula-steps': true, 'attn-matrix': true,
+      'attn-head-probe': false, 'attn-bigram': false, 'attn-note-graph': false, 'attn-quiz': false });
+    const weights = head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]');
+    await weights.click();
+    const panel = () => head.locator('attn-explain').evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
+    assert.ok((await panel()).includes('54.60 / 68.43 = 0.80'), await panel());
+    // Every string the head shows is in the tables it loads: no raw key (a.*, c.*, ...) on screen.
+    const rawKeys = () => head.evaluate((el) => {
+      const text = [el.shadowRoot, ...[...el.shadowRoot.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)]
+        .map((r) => r.textContent).join(' ');
+      return text.match(/\b(?:a|b|c|err)\.[a-z][A-Za-z_.]+/g) ?? [];
+    });
+    assert.deepEqual(await rawKeys(), []);
+    await head.evaluate((el) => el.setAttribute('lang', 'zh'));
+    await page.waitForFunction(() => /序列|表格/.test(document.querySelector('attn-head').shadowRoot.textContent));
+    assert.deepEqual(await rawKeys(), []);
+    await page.screenshot({ path: `${SHOTS}embed-one-head-alone.png`, fullPage: true });
+  }, { tags: ['attn-head'] });
+});
+
 test('narrow screen: the notes page and its widgets fit a phone', () => withEmbed('notes-example.html', async (page) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);

@@ -3,5 +3,7 @@
 // painted, and the first paint (render-blocking) shows every text in place.
 
 import { applyI18n } from './i18n.js';
+import './widgets/strings-a.js'; // the prose of sections 1–4 and 5–8 is in their tables
+import './widgets/strings-b.js';
 
 applyI18n();

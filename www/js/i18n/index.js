@@ -3,12 +3,13 @@
 // export const zh = {...};`). i18n.js merges every topic listed here, so a new topic is
 // one line below. The key prefix names the topic: none for the shell and the h/o/u head,
 // a./b./c./gpt. for sections 1–4 / 5–8 / the explanations / section 9, err. for errors.
-// Section 9's table (part-gpt.js) is not listed: the trainer's code adds it when it loads.
+// Listed here: what every widget reads (the shell and the head, the explanations, the
+// errors). Each section's own table comes with its widgets, so a page that shows only
+// <attn-head> loads none of them: parts A and B through js/widgets/strings-a.js and
+// strings-b.js (and lesson-i18n.js for the page's prose), section 9's (part-gpt.js) with
+// the trainer's code.
 
 export * as shell from './shell.js';
-export * as partA from './part-a.js';
-export * as partB from './part-b.js';
-export * as partBPractice from './part-b-practice.js';
 export * as partC from './part-c.js';
 export * as errorsNumber from './errors-number.js';
 export * as errorsLesson from './errors-lesson.js';

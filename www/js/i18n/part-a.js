@@ -4,10 +4,6 @@
 
 export default {
   en: {
-    'a.asTables': 'Show as tables',
-    'a.head.scaled': 'Scale by 1/√dₖ',
-    'a.head.sequence': 'Sequence',
-    'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in, so that is what is shown.',
     "a.s1.lead": "A bigram model guesses the next character from the current character and nothing else. Give it three words that end in the same letter: it has no way to tell them apart.",
     "a.s1.rule": "Attention will let a position look back at earlier characters, under one hard rule: position t may read positions 0 … t, never a later one. The same rule turns one chunk of text into many training examples at once.",
     "a.s1.split": "Before adding attention, the bigram's single (V, V) table is split into an embedding of size n_embd and a linear layer that turns it back into scores. The parameter count barely moves; the initial loss moves toward the uniform guess ln V, because a fresh Linear layer starts with small weights.",
@@ -153,10 +149,6 @@ export default {
     "a.value.differ": "The weights differ: this should not happen when only W_v changes.",
   },
   zh: {
-    'a.asTables': '以表格显示',
-    'a.head.scaled': '按 1/√dₖ 缩放',
-    'a.head.sequence': '序列',
-    'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”，下面显示的就是它。',
     "a.s1.lead": "二元（bigram）模型只凭当前这一个字符猜下一个字符。给它三个以同一字母结尾的词，它根本分不出来。",
     "a.s1.rule": "注意力让一个位置可以回看前面的字符，但有一条硬性规则：位置 t 只能读取位置 0 … t，绝不能读后面的。正是这条规则，让一段文本同时变成许多条训练样本。",
     "a.s1.split": "加入注意力之前，先把二元模型那张 (V, V) 大表拆成两步：一个大小为 n_embd 的嵌入，再接一个把它变回分数的线性层。参数量几乎不变；初始损失则更接近均匀猜测的 ln V，因为新建的 Linear 层权重很小。",

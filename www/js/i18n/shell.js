@@ -1,9 +1,15 @@
 // Strings of the page's shell (title, contents, load and link notices, footer) and of
 // the h/o/u head <attn-head> (its stages, matrix names, legend and keyboard help).
-// Keys have no prefix. A key missing in zh falls back to en.
+// Keys have no prefix, but for the head's four of section 4 (a.*), here so that a page with
+// only <attn-head> (attn-head.js) has them without part A's table. A key missing in zh
+// falls back to en.
 
 export default {
   en: {
+    'a.asTables': 'Show as tables',
+    'a.head.scaled': 'Scale by 1/√dₖ',
+    'a.head.sequence': 'Sequence',
+    'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in, so that is what is shown.',
     // section 9's lead, on the page before the trainer's code (and its strings) loads
     'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads.',
     title: 'Attention Playground',
@@ -76,6 +82,10 @@ export default {
     "pageTitle": "Attention Playground — self-attention, step by step",
   },
   zh: {
+    'a.asTables': '以表格显示',
+    'a.head.scaled': '按 1/√dₖ 缩放',
+    'a.head.sequence': '序列',
+    'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”，下面显示的就是它。',
     'gpt.intro': '前面的一切都装在一个 GPT 里：嵌入，若干个由因果自注意力和 MLP 组成的块，最后对下一个字符做 softmax。在浏览器里用莎士比亚或你自己的文本训练一个，然后暂停，打开它的注意力头看看。',
     title: '注意力游乐场',
     language: '语言',

@@ -7,6 +7,7 @@
 // row i gains b_q · k_j, different per column. Rust runs the head three times (base,
 // k-bias, q-bias) and reports the largest weight change. state = { k_bias, q_bias, b_k, b_q }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
 import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';

@@ -7,6 +7,7 @@
 // PyTorch's Linear init bound 1/√C, and the initial losses measured on our corpus.
 // state = { vocab_size, n_embd }.
 
+import './strings-a.js';
 import { define, h, message, whenNear } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, formatFixed } from '../format.js';

@@ -9,6 +9,7 @@
 // Until the core and the corpus arrive it shows its final layout (skeleton): one card
 // per word with `top` rows of placeholder cells, so its first numbers land in place.
 
+import './strings-a.js';
 import { define, h, message, whenNear } from '../widget-base.js';
 import { intAttr } from '../cell-checks.js';
 import { formatCell, showChar } from '../format.js';

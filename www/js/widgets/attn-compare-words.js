@@ -7,6 +7,7 @@
 // from each word's letters h, o, u, y) on both words. state = { a, b }.
 // Each word's weights explain a clicked cell (explainTrace on its trace).
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { formatDiff, subscripted } from '../format.js';
 import { LessonWidget, linkedHead } from './lesson-widget.js';

@@ -5,6 +5,7 @@
 // Position t sees the characters 0..t and must predict character t+1: Rust lists
 // every (context, target) pair of the chunk. state = { chunk }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { showChar } from '../format.js';
 import { LessonWidget } from './lesson-widget.js';

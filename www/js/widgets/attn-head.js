@@ -19,6 +19,8 @@ import { subscripted as sub } from '../format.js';
 import { LESSON_WIDGET_CSS } from './lesson-css.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { setText } from '../attn-matrix-table.js';
+import './attn-explain.js'; // the panel and the stepper it draws in its shadow root
+import './attn-formula-steps.js';
 
 const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];

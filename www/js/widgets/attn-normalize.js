@@ -8,6 +8,7 @@
 // Every normalised cell explains itself (core.explainNormalize with the same
 // A): the entry of A over the sum it is divided by, outlined in A.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { explainGrids } from './explain-grids.js';
 import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';

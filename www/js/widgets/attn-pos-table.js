@@ -9,6 +9,7 @@
 // Every PE cell explains itself (core.explainPosition with the same T and C):
 // sin or cos of pos / 10000^(2i/C), written out with the numbers.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { subscripted } from '../format.js';
 import { LessonWidget } from './lesson-widget.js';

@@ -7,6 +7,7 @@
 // with neither positions nor a mask the outputs are the inputs' permutation, row for
 // row. state = { toy: [w1, w2], a, b, positions, causal }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
 import { checkBool } from '../cell-checks.js';

@@ -8,6 +8,7 @@
 // Below: the all-ones (reads the future) and plain lower-triangular (sums) variants,
 // and the loop's cost at B, T. state = { x }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { checkMatrix, editedMatrix, plain } from '../cell-checks.js';
 import { formatDiff, subscripted } from '../format.js';

@@ -6,6 +6,7 @@
 // shows what masking *after* the softmax would leave (rows that sum to < 1) and
 // flags a row with every position masked. state = { scores, allowed }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { formatCell } from '../format.js';
 import { LessonWidget } from './lesson-widget.js';

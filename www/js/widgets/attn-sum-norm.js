@@ -5,6 +5,7 @@
 // Rust divides the scores by their sum: a negative score gives a negative "weight",
 // and scores that sum to 0 have no weights at all. state = { scores: number[] }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { formatCell, formatFixed } from '../format.js';
 import { LessonWidget } from './lesson-widget.js';

@@ -6,6 +6,7 @@
 // Rust runs the linked head with the old and the new W_v and reports whether the
 // weights stayed bit-identical and how far out moved. state = { W_v }.
 
+import './strings-a.js';
 import { define, h, message } from '../widget-base.js';
 import { explainTraces } from './explain-trace.js';
 import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';

@@ -11,6 +11,7 @@
 //   softmax, along the chosen axis; NaN where NumPy gives NaN) and explainMultiHead
 //   (head 0 of the same seed and mask).
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { checkBool as bool, checkInt as int, checkObject as object } from '../cell-checks.js';

@@ -4,6 +4,7 @@
 //
 //   state: none
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { fillStrings, k } from './labels.js';

@@ -8,6 +8,7 @@
 //   is explained by explainBatch (same seed, sequence 0, before or after) in a floating
 //   <attn-explain>, which outlines its sources in x₀ and weights₀: never sequence 1.
 
+import './strings-b.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import './attn-explain.js';
 import { checkInt, checkObject } from '../cell-checks.js';

@@ -8,6 +8,7 @@
 //   The scores, weights and out grids are `explainable`; a clicked cell is
 //   explained by explainCross (same input and flags) in a floating <attn-explain>.
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { message } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';

@@ -5,6 +5,7 @@
 //   state: { decoder }   (true: the mask line is in; false: commented out)
 //   Weights and out explain a clicked cell (explainTrace on the drawn trace).
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { checkBool, checkObject } from '../cell-checks.js';
 import { fillStrings, k } from './labels.js';

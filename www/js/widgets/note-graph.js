@@ -6,6 +6,7 @@
 //   attributes: causal (boolean; default on)        state: { causal }
 //   the edges come from encoderDecoder(): decoder_edges / encoder_edges.
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { checkBool, checkObject } from '../cell-checks.js';
 import { formatFixed } from '../format.js';

@@ -7,6 +7,7 @@
 //   state: { dk, scaled, causal }
 //   numbers: dkSlider, softmaxSharpening, avgMaxWeight (and varianceExperiment)
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { explainTraces } from './explain-trace.js';

@@ -6,6 +6,7 @@
 //   state: { a, b, positions, causal }   (two words over the toy letters d, o, g, s)
 //   numbers: compareOrders(a, b, positions, causal)
 
+import './strings-b.js';
 import { explainTraces } from './explain-trace.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { checkBool, checkObject } from '../cell-checks.js';

@@ -9,6 +9,7 @@
 //   The right- and wrong-axis weights explain themselves (explainWrongAxis
 //   with the same seed, B and T): a softmax along the row, or down the column.
 
+import './strings-b.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { checkObject as object } from '../cell-checks.js';
 import { formatFixed as num, formatList as list, formatSci as err, formatShort as short } from '../format.js';

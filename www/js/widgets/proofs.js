@@ -8,6 +8,7 @@
 //   The four output grids explain themselves (explainFutureChange with the
 //   same seed and `from`): out = weights · v, with that grid's mask and values.
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { adoptTex, tex } from '../tex.js';
 import { checkInt as int, checkObject as object } from '../cell-checks.js';

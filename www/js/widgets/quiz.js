@@ -7,6 +7,7 @@
 //   state: { attempt, picks }   picks[i] = the canonical option chosen (0 = right)
 //   localStorage: attention-playground.quiz.last = ISO time of the last check
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { checkInt, checkObject } from '../cell-checks.js';
 import { fillStrings, k } from './labels.js';

@@ -6,6 +6,7 @@
 //
 //   state: none (a measurement, not a setting); `running` is true while it measures
 
+import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { formatFixed } from '../format.js';
 import { fillStrings, k } from './labels.js';
