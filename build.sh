@@ -174,7 +174,7 @@ dist() {
   rm -rf "$d/js" "$d/widgets.js" "$d/attn-head.js" "$d/vendor/katex/katex.min.js" "$d"/pkg/*.js
   rm -f "$d"/pkg*/.gitignore "$d"/pkg*/*.d.ts
   node tools/bundle.mjs www "$d"
-  # KaTeX's AMS font down to the glyphs the formulas draw with it (ℝ): 28 KB → 3 KB.
+  # KaTeX's AMS, Main and Math fonts cut to the glyphs the formulas can draw (71 KB → 32 KB).
   node tools/subset-fonts.mjs "$d"
   (cd dist && find attention-playground -type f | sort > attention-playground/CONTENTS.txt)
   echo "contents: dist/attention-playground/CONTENTS.txt ($(wc -l <dist/attention-playground/CONTENTS.txt) files)"
