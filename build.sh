@@ -148,6 +148,10 @@ build() {
   # a page that shows only these never loads KaTeX's script.
   step "typesetting the fixed formulas into www/js/formulas.gen.js"
   node tools/typeset.mjs www/js/formulas.gen.js
+  # The default corpus's bigram, counted now by the core: the lesson's bigram widgets read
+  # this table, not the 1 MB corpus (only the GPT trainer fetches that).
+  step "counting the default corpus's bigram into www/data/bigram.bin"
+  node tools/bigram-table.mjs www/data/corpus.txt www/data/bigram.bin
 }
 
 serve() {

@@ -180,3 +180,59 @@ fn counts_match_the_definition_with_non_ascii_text() {
         }
     }
 }
+
+/// The table file (www/data/bigram.bin) is the counted model, bit for bit: the same
+/// vocabulary, counts, comparisons and initial losses as counting the corpus.
+#[test]
+fn the_table_file_reads_back_to_the_counted_model() {
+    let mixed: String = format!("{}ab \nzé中文😀ü", corpus(3, 5_000));
+    for text in [corpus(2, 30_000), mixed, "ab".to_string()] {
+        let counted = Bigram::from_corpus(&text).unwrap();
+        let bytes = counted.to_table();
+        let v = counted.vocab_size();
+        let vocab_len: usize = counted.vocab().iter().map(|c| c.len_utf8()).sum();
+        assert_eq!(bytes.len(), 16 + vocab_len + 4 * v * v);
+        assert_eq!(&bytes[..4], b"APBG");
+        let read = Bigram::from_table(&bytes).unwrap();
+        assert_eq!(read.vocab(), counted.vocab());
+        for a in 0..v {
+            for b in 0..v {
+                assert_eq!(read.count(a, b), counted.count(a, b));
+            }
+        }
+        let ws = words(&["ab", "b"]);
+        assert_eq!(read.compare(&ws, 3).unwrap(), counted.compare(&ws, 3).unwrap());
+        let (x, y) = (initial_losses(&read, 16, 9).unwrap(), initial_losses(&counted, 16, 9).unwrap());
+        assert_eq!(format!("{x:?}"), format!("{y:?}"), "initial losses bit for bit");
+    }
+}
+
+/// Any other bytes are refused with one code: cut short, grown, another magic or format,
+/// a vocabulary out of order or not UTF-8, more pairs than a corpus can hold.
+#[test]
+fn a_damaged_table_file_is_refused() {
+    let good = Bigram::from_corpus("abcab").unwrap().to_table();
+    let refused = |bytes: &[u8]| match Bigram::from_table(bytes) {
+        Err(e) => e.code() == "lesson.bigram.table",
+        Ok(_) => false,
+    };
+    assert!(refused(&[]));
+    assert!(refused(&good[..good.len() - 1]), "cut short");
+    assert!(refused(&[&good[..], &[0]].concat()), "grown");
+    let with = |at: usize, b: u8| {
+        let mut x = good.clone();
+        x[at] = b;
+        x
+    };
+    assert!(refused(&with(0, b'X')), "magic");
+    assert!(refused(&with(4, 2)), "format 2");
+    assert!(refused(&with(8, 4)), "V does not match the vocabulary");
+    assert!(refused(&with(16, b'c')), "vocabulary not sorted and distinct: cbc");
+    assert!(refused(&with(16, 0xff)), "vocabulary not UTF-8");
+    // Counts summing to MAX_CORPUS pairs or more: no corpus of at most MAX_CORPUS characters.
+    let mut big = good.clone();
+    let at = big.len() - 4;
+    big[at..].copy_from_slice(&10_000_000u32.to_le_bytes());
+    assert!(refused(&big), "too many pairs");
+    assert!(Bigram::from_table(&good).is_ok());
+}

@@ -364,6 +364,11 @@ fn bigram_errors_say_what_they_said() {
         "the corpus has 1100 distinct characters; the bigram table would be 1100×1100: \
          use a text with at most 1024",
     );
+    check(
+        Bigram::from_table(b"APBG").unwrap_err(),
+        "lesson.bigram.table",
+        "the bigram table (data/bigram.bin) is damaged or from another version: build the site again",
+    );
     let model = Bigram::from_corpus("abcab").unwrap();
     check(
         model.encode("abz").unwrap_err(),

@@ -12,11 +12,12 @@
 // ever parsed in the page: KaTeX's inline styles then pass a strict CSP (style-src 'self').
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import katex from 'katex';
 import { FORMULAS } from '../www/js/formulas.js';
 import { highlighted } from '../www/js/tex-mark.js';
+import { nodeCore } from './node-core.mjs';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const out = path.resolve(process.argv[2] ?? path.join(REPO, 'www/js/formulas.gen.js'));
@@ -71,9 +72,7 @@ function tree(latex, display) {
 
 /** The core's formula and every highlighted variant the stepper shows, from www/pkg/. */
 async function coreFormulas() {
-  const pkg = path.join(REPO, 'www/pkg');
-  const core = await import(pathToFileURL(path.join(pkg, 'attention_playground.js')).href);
-  core.initSync({ module: readFileSync(path.join(pkg, 'attention_playground_bg.wasm')) });
+  const core = await nodeCore();
   const latex = core.formulaLatex();
   const all = new Set([latex]);
   for (const causal of [false, true]) {

@@ -21,6 +21,10 @@ pub const MAX_WORD_LEN: usize = 64;
 pub const MAX_CORPUS: usize = 10_000_000;
 pub const MAX_VOCAB: usize = 1024;
 
+/// The first bytes of a table file (`Bigram::to_table`), and its format.
+const TABLE_MAGIC: &[u8; 4] = b"APBG";
+const TABLE_FORMAT: u32 = 1;
+
 /// A count-based character bigram: vocab (V) and counts N (V, V) row-major.
 #[derive(Clone, Debug)]
 pub struct Bigram {
@@ -108,6 +112,60 @@ impl Bigram {
                 counts[p * v + i] += 1;
             }
             prev = Some(i);
+        }
+        Ok(Bigram { vocab, counts })
+    }
+
+    /// The model as bytes, for a page that should not fetch the corpus to count it
+    /// (www/data/bigram.bin, written when the site is built by tools/bigram-table.mjs):
+    /// `APBG`, then as u32 little-endian the format (1), V and the vocabulary's UTF-8
+    /// length, the vocabulary (UTF-8, in index order), then the V × V counts (u32 LE,
+    /// row-major). `from_table` reads it back to the same model, bit for bit.
+    pub fn to_table(&self) -> Vec<u8> {
+        let vocab: String = self.vocab.iter().collect();
+        let mut out = Vec::with_capacity(16 + vocab.len() + 4 * self.counts.len());
+        out.extend_from_slice(TABLE_MAGIC);
+        for n in [TABLE_FORMAT, self.vocab.len() as u32, vocab.len() as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(vocab.as_bytes());
+        for &c in &self.counts {
+            // At most MAX_CORPUS − 1 pairs: every count fits in a u32.
+            out.extend_from_slice(&(c as u32).to_le_bytes());
+        }
+        out
+    }
+
+    /// The model `to_table` wrote; any other bytes (cut short, another format, a
+    /// vocabulary not sorted and distinct, more pairs than a corpus can hold) are
+    /// `lesson.bigram.table`.
+    pub fn from_table(bytes: &[u8]) -> Result<Bigram, LessonError> {
+        let bad = || fail!("lesson.bigram.table");
+        let word = |i: usize| -> Option<usize> {
+            let b = bytes.get(4 + 4 * i..8 + 4 * i)?;
+            Some(u32::from_le_bytes(b.try_into().ok()?) as usize)
+        };
+        if bytes.get(..4) != Some(TABLE_MAGIC.as_slice()) || word(0) != Some(TABLE_FORMAT as usize) {
+            return bad();
+        }
+        let (Some(v), Some(len)) = (word(1), word(2)) else { return bad() };
+        if !(1..=MAX_VOCAB).contains(&v) || len > 4 * v {
+            return bad();
+        }
+        let Some(text) = bytes.get(16..16 + len).and_then(|b| std::str::from_utf8(b).ok()) else {
+            return bad();
+        };
+        let vocab: Vec<char> = text.chars().collect();
+        let body = &bytes[16 + len..];
+        if vocab.len() != v || vocab.windows(2).any(|w| w[0] >= w[1]) || body.len() != 4 * v * v {
+            return bad();
+        }
+        let counts: Vec<u64> = body
+            .chunks_exact(4)
+            .map(|b| u64::from(u32::from_le_bytes(b.try_into().expect("4 bytes"))))
+            .collect();
+        if counts.iter().sum::<u64>() >= MAX_CORPUS as u64 {
+            return bad();
         }
         Ok(Bigram { vocab, counts })
     }

@@ -81,6 +81,7 @@ pub const MESSAGES: Messages = &[
     ("lesson.bigram.words", "give between 1 and {max} words"),
     ("lesson.bigram.word_len", "each word needs 1 to {max} characters, “{word}” has {n}"),
     ("lesson.bigram.chunk", "a chunk needs 2 to {max} characters (block_size + 1), got {n}"),
+    ("lesson.bigram.table", "the bigram table (data/bigram.bin) is damaged or from another version: build the site again"),
 ];
 
 /// The number parser's codes (`NumberError::code`) and its English, which the page

@@ -139,6 +139,8 @@ test('notes page under a sub-path: every widget draws its default numbers', asyn
     for (const r of bodies) assert.ok(new URL(r.url).pathname.startsWith(`/${SUB}`), `request outside the folder: ${r.url}`);
     assert.ok(wasm && new URL(wasm.url).pathname.startsWith(`/${SUB}pkg/`), 'the wasm comes from the folder next to widgets.js');
     assert.equal(bodies.filter((r) => r.url.endsWith('.wasm')).length, 1, 'one wasm fetch for all widgets');
+    // The bigram reads the table counted when the site was built, not the 1 MB corpus.
+    assert.deepEqual(bodies.filter((r) => /data\/(corpus\.txt|bigram\.bin)$/.test(r.url)).map((r) => r.url.split('/').pop()), ['bigram.bin']);
 
     // attn-head (h/o/u, unscaled): the lesson's numbers.
     assert.equal(await cell(page, '#head-a', 'scores', 2, 0), '4.00', 'score u→h');

@@ -24,6 +24,20 @@ impl BigramLab {
         Ok(BigramLab { model })
     }
 
+    /// `BigramLab.fromTable(bytes)`: the model `table()` wrote (www/data/bigram.bin, built
+    /// with the site), without fetching and counting the corpus; throws
+    /// `lesson.bigram.table` for any other bytes.
+    #[wasm_bindgen(js_name = fromTable)]
+    pub fn from_table(bytes: &[u8]) -> Result<BigramLab, JsValue> {
+        let model = Bigram::from_table(bytes).map_err(|e| thrown(&e))?;
+        Ok(BigramLab { model })
+    }
+
+    /// The model as bytes (`Bigram::to_table`), for `fromTable`.
+    pub fn table(&self) -> Vec<u8> {
+        self.model.to_table()
+    }
+
     /// `{ vocab_size, vocab: string[] }` in index order (itos).
     pub fn vocab(&self) -> Result<JsValue, JsValue> {
         #[derive(serde::Serialize)]

@@ -69,7 +69,8 @@ export const en = {
   "err.lesson.bigram.not_in_vocab": "the character {char} (U+{hex}) is not in the corpus vocabulary of {n} characters: remove it or type another word",
   "err.lesson.bigram.words": "give between 1 and {max} words",
   "err.lesson.bigram.word_len": "each word needs 1 to {max} characters, “{word}” has {n}",
-  "err.lesson.bigram.chunk": "a chunk needs 2 to {max} characters (block_size + 1), got {n}"
+  "err.lesson.bigram.chunk": "a chunk needs 2 to {max} characters (block_size + 1), got {n}",
+  "err.lesson.bigram.table": "the bigram table (data/bigram.bin) is damaged or from another version: build the site again"
 };
 
 // 中文：与英文相同的参数。
@@ -137,5 +138,6 @@ export const zh = {
   "err.lesson.bigram.not_in_vocab": "字符 {char}（U+{hex}）不在语料的 {n} 个字符的词表里：请删掉它或换一个词",
   "err.lesson.bigram.words": "请给出 1 到 {max} 个词",
   "err.lesson.bigram.word_len": "每个词需要 1 到 {max} 个字符，“{word}”有 {n} 个",
-  "err.lesson.bigram.chunk": "一段文本需要 2 到 {max} 个字符（block_size + 1），现在是 {n} 个"
+  "err.lesson.bigram.chunk": "一段文本需要 2 到 {max} 个字符（block_size + 1），现在是 {n} 个",
+  "err.lesson.bigram.table": "二元组表（data/bigram.bin）已损坏或来自另一个版本：请重新构建网站"
 };

@@ -1,10 +1,11 @@
-// The count bigram of the lesson's default corpus, shared by the bigram widgets.
-// Only those and the GPT trainer read the corpus (400 KB gzipped), and only once one of them is near the
-// viewport (widget-base.js's whenNear): a page that never shows them never fetches it.
-
-// The GPT trainer's default corpus is the same text, fetched once for both (corpusText).
+// The count bigram of the lesson's default corpus, shared by the bigram widgets: the table
+// the core counted when the site was built (data/bigram.bin, 5 KB gzipped; build.sh), read
+// by the core (BigramLab.fromTable), fetched once a bigram widget is near the viewport
+// (widget-base.js's whenNear). The corpus itself (400 KB gzipped) is the GPT trainer's
+// default text (corpusText): only the trainer fetches it.
 
 const CORPUS_URL = new URL('../../data/corpus.txt', import.meta.url);
+const TABLE_URL = new URL('../../data/bigram.bin', import.meta.url);
 let corpus = null;
 let corpusLab = null;
 
@@ -17,8 +18,11 @@ export function corpusText() {
   return corpus;
 }
 
-/** The count bigram of the default corpus, built once per page. */
+/** The count bigram of the default corpus, read once per page. */
 export function bigramLab(core) {
-  corpusLab ??= corpusText().then((text) => new core.BigramLab(text));
+  corpusLab ??= fetch(TABLE_URL).then((r) => {
+    if (!r.ok) throw new Error(`${TABLE_URL.pathname}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  }).then((bytes) => core.BigramLab.fromTable(new Uint8Array(bytes)));
   return corpusLab;
 }

@@ -13,7 +13,7 @@
 //   el.ready, el.defaultText, el.whenReady()        the default corpus: here yet, it, once here
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
-// It fetches the default corpus (www/data/corpus.txt, shared with the bigram widgets:
+// It fetches the default corpus (www/data/corpus.txt, through corpusText of
 // bigram-lab.js) once it is near the viewport, or at once when asked (whenReady).
 
 import { showChar } from '../format.js';
