@@ -196,7 +196,8 @@ test('softmax steps: a fully masked row explains itself; bad scores are refused;
     await assertClean(page);
   }
   await page.locator('attn-softmax-steps button', { hasText: 'Reset' }).click();
-  assert.match(await msg.textContent(), /visible ones sum to 1/);
+  // Reset re-renders in a task of its own (widget-base.js's refresh): wait for it.
+  await msg.filter({ hasText: /visible ones sum to 1/ }).waitFor({ timeout: 5000 });
   assert.equal(await score.inputValue(), '2', 'Reset puts the number back into the refused input');
   assert.equal(await score.getAttribute('aria-invalid'), null);
   // exp(800) overflows float64: the widget says so and shows ∞, never “Infinity”.
