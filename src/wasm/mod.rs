@@ -6,8 +6,6 @@
 //! scores carry `-Infinity`. Every export that takes user input returns
 //! `Result<_, JsError>` with a message a learner can act on.
 
-#[cfg(not(any(feature = "gpt", target_feature = "atomics")))]
-mod alloc;
 mod boundary;
 mod errors;
 pub mod explain;
