@@ -34,7 +34,12 @@ pub struct Step {
 }
 
 fn span(term: &str) -> (usize, usize) {
-    let start = FORMULA.find(term).expect("every term is in the formula");
+    // A plain byte search: `str::find` with a `&str` links the Two-Way searcher (~2 KB).
+    let start = FORMULA
+        .as_bytes()
+        .windows(term.len())
+        .position(|w| w == term.as_bytes())
+        .expect("every term is in the formula");
     (start, start + term.len())
 }
 

@@ -225,11 +225,21 @@ impl Bigram {
     pub fn top_next(&self, a: usize, k: usize) -> Vec<NextChar> {
         let v = self.vocab.len();
         let logits = self.logits_row(a);
-        let mut order: Vec<usize> = (0..v).collect();
-        order.sort_by(|&x, &y| logits[y].total_cmp(&logits[x]).then(x.cmp(&y)));
-        order
-            .into_iter()
-            .take(k)
+        // Picks the k largest one by one (the first of equals): no library sort, which
+        // costs the lesson's wasm ~6 KB.
+        let mut taken = vec![false; v];
+        (0..k.min(v))
+            .map(|_| {
+                let mut best = None;
+                for b in (0..v).filter(|&b| !taken[b]) {
+                    if best.is_none_or(|m: usize| logits[b].total_cmp(&logits[m]).is_gt()) {
+                        best = Some(b);
+                    }
+                }
+                let b = best.expect("k <= v");
+                taken[b] = true;
+                b
+            })
             .map(|b| NextChar {
                 char: self.vocab[b].to_string(),
                 index: b,

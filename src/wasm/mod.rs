@@ -30,6 +30,8 @@ use crate::lesson::error::lesson_error;
 use crate::parse::parse_number;
 use crate::tensor::{causal_or_none, Mask, Matrix};
 
+/// A panic's message on the console, with feature `panic-hook` (not in the lesson build).
+#[cfg(feature = "panic-hook")]
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
