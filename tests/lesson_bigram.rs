@@ -201,9 +201,19 @@ fn the_table_file_reads_back_to_the_counted_model() {
             }
         }
         let ws = words(&["ab", "b"]);
-        assert_eq!(read.compare(&ws, 3).unwrap(), counted.compare(&ws, 3).unwrap());
-        let (x, y) = (initial_losses(&read, 16, 9).unwrap(), initial_losses(&counted, 16, 9).unwrap());
-        assert_eq!(format!("{x:?}"), format!("{y:?}"), "initial losses bit for bit");
+        assert_eq!(
+            read.compare(&ws, 3).unwrap(),
+            counted.compare(&ws, 3).unwrap()
+        );
+        let (x, y) = (
+            initial_losses(&read, 16, 9).unwrap(),
+            initial_losses(&counted, 16, 9).unwrap(),
+        );
+        assert_eq!(
+            format!("{x:?}"),
+            format!("{y:?}"),
+            "initial losses bit for bit"
+        );
     }
 }
 
@@ -227,7 +237,10 @@ fn a_damaged_table_file_is_refused() {
     assert!(refused(&with(0, b'X')), "magic");
     assert!(refused(&with(4, 2)), "format 2");
     assert!(refused(&with(8, 4)), "V does not match the vocabulary");
-    assert!(refused(&with(16, b'c')), "vocabulary not sorted and distinct: cbc");
+    assert!(
+        refused(&with(16, b'c')),
+        "vocabulary not sorted and distinct: cbc"
+    );
     assert!(refused(&with(16, 0xff)), "vocabulary not UTF-8");
     // Counts summing to MAX_CORPUS pairs or more: no corpus of at most MAX_CORPUS characters.
     let mut big = good.clone();

@@ -117,11 +117,19 @@ fn bigram_gives_identical_logits_and_names_unknown_characters() {
     // The table the site ships (data/bigram.bin) reads back to the same answers.
     let back = BigramLab::from_table(&lab.table()).unwrap();
     let words = vec!["hou".to_string(), "you".to_string(), "thou".to_string()];
-    let (a, b): (Value, Value) = (read(back.compare(words.clone(), 5)), read(lab.compare(words, 5)));
+    let (a, b): (Value, Value) = (
+        read(back.compare(words.clone(), 5)),
+        read(lab.compare(words, 5)),
+    );
     assert_eq!(a, b);
-    let (a, b): (Value, Value) = (read(back.initial_losses(32, 1)), read(lab.initial_losses(32, 1)));
+    let (a, b): (Value, Value) = (
+        read(back.initial_losses(32, 1)),
+        read(lab.initial_losses(32, 1)),
+    );
     assert_eq!(a, b);
-    let bad = BigramLab::from_table(b"APBG\x01").err().expect("a damaged table is refused");
+    let bad = BigramLab::from_table(b"APBG\x01")
+        .err()
+        .expect("a damaged table is refused");
     let code = js_sys::Reflect::get(&bad, &JsValue::from_str("code")).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("lesson.bigram.table"));
 }

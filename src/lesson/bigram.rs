@@ -145,14 +145,20 @@ impl Bigram {
             let b = bytes.get(4 + 4 * i..8 + 4 * i)?;
             Some(u32::from_le_bytes(b.try_into().ok()?) as usize)
         };
-        if bytes.get(..4) != Some(TABLE_MAGIC.as_slice()) || word(0) != Some(TABLE_FORMAT as usize) {
+        if bytes.get(..4) != Some(TABLE_MAGIC.as_slice()) || word(0) != Some(TABLE_FORMAT as usize)
+        {
             return bad();
         }
-        let (Some(v), Some(len)) = (word(1), word(2)) else { return bad() };
+        let (Some(v), Some(len)) = (word(1), word(2)) else {
+            return bad();
+        };
         if !(1..=MAX_VOCAB).contains(&v) || len > 4 * v {
             return bad();
         }
-        let Some(text) = bytes.get(16..16 + len).and_then(|b| std::str::from_utf8(b).ok()) else {
+        let Some(text) = bytes
+            .get(16..16 + len)
+            .and_then(|b| std::str::from_utf8(b).ok())
+        else {
             return bad();
         };
         let vocab: Vec<char> = text.chars().collect();
