@@ -7,6 +7,7 @@ pub mod attention;
 pub mod error;
 pub mod explain;
 pub mod lesson;
+mod order;
 pub mod parse;
 pub mod rng;
 pub mod schemes;

@@ -7,6 +7,7 @@ use super::body::{
 };
 use super::fraction::fraction_beside;
 use super::SourceCell;
+use crate::order::largest_first;
 use crate::tensor::softmax_row;
 
 /// A number and the cell it came from.
@@ -19,21 +20,7 @@ fn listed(size: &[f64], max_terms: usize, keep: Option<usize>) -> Vec<bool> {
     if n <= max_terms {
         return vec![true; n];
     }
-    // Largest |size| first, ties in index order: a stable insertion sort (n is a row's
-    // length; the library's sorts cost the lesson's wasm ~6 KB).
-    let mut order: Vec<usize> = (0..n).collect();
-    for a in 1..n {
-        let mut b = a;
-        while b > 0
-            && size[order[b - 1]]
-                .abs()
-                .total_cmp(&size[order[b]].abs())
-                .is_lt()
-        {
-            order.swap(b - 1, b);
-            b -= 1;
-        }
-    }
+    let order = largest_first(n, n, |i, j| size[i].abs().total_cmp(&size[j].abs()));
     let mut out = vec![false; n];
     let mut count = 0;
     if let Some(k) = keep {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::error::lesson_error;
 use super::{fail, LessonError};
+use crate::order::largest_first;
 use crate::tensor::Matrix;
 
 /// Most words compared at once, and longest word.
@@ -231,21 +232,8 @@ impl Bigram {
     pub fn top_next(&self, a: usize, k: usize) -> Vec<NextChar> {
         let v = self.vocab.len();
         let logits = self.logits_row(a);
-        // Picks the k largest one by one (the first of equals): no library sort, which
-        // costs the lesson's wasm ~6 KB.
-        let mut taken = vec![false; v];
-        (0..k.min(v))
-            .map(|_| {
-                let mut best = None;
-                for b in (0..v).filter(|&b| !taken[b]) {
-                    if best.is_none_or(|m: usize| logits[b].total_cmp(&logits[m]).is_gt()) {
-                        best = Some(b);
-                    }
-                }
-                let b = best.expect("k <= v");
-                taken[b] = true;
-                b
-            })
+        largest_first(v, k, |x, y| logits[x].total_cmp(&logits[y]))
+            .into_iter()
             .map(|b| NextChar {
                 char: self.vocab[b].to_string(),
                 index: b,

@@ -9,20 +9,22 @@ const TABLE_URL = new URL('../../data/bigram.bin', import.meta.url);
 let corpus = null;
 let corpusLab = null;
 
+/** The response for `url`; an HTTP error is thrown, naming the file. */
+async function fetched(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url.pathname}: HTTP ${r.status}`);
+  return r;
+}
+
 /** The default corpus (data/corpus.txt next to js/), fetched once per page. */
 export function corpusText() {
-  corpus ??= fetch(CORPUS_URL).then((r) => {
-    if (!r.ok) throw new Error(`${CORPUS_URL.pathname}: HTTP ${r.status}`);
-    return r.text();
-  });
+  corpus ??= fetched(CORPUS_URL).then((r) => r.text());
   return corpus;
 }
 
 /** The count bigram of the default corpus, read once per page. */
 export function bigramLab(core) {
-  corpusLab ??= fetch(TABLE_URL).then((r) => {
-    if (!r.ok) throw new Error(`${TABLE_URL.pathname}: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  }).then((bytes) => core.BigramLab.fromTable(new Uint8Array(bytes)));
+  corpusLab ??= fetched(TABLE_URL).then((r) => r.arrayBuffer())
+    .then((bytes) => core.BigramLab.fromTable(new Uint8Array(bytes)));
   return corpusLab;
 }
