@@ -169,3 +169,28 @@ export function pageSuite({
 export function sharedPage(use = () => {}) {
   return pageSuite({ shared: true, started: use });
 }
+
+/** Scrolls lesson section `#s<n>` into view and waits until it is laid out as a near one
+ *  (lesson-page.js skips the layout of far sections, `.far`, content-visibility: auto). */
+export function nearby(page, n) {
+  return inView(page.locator(`#s${n}`));
+}
+
+/** Scrolls `locator` into view and waits until the lesson section around it (if any) is
+ *  laid out as a near one: a far section has no rendered text (innerText) meanwhile. */
+export async function inView(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.evaluate((el) => new Promise((resolve) => {
+    const section = el.closest('.lesson-section');
+    const check = () => (section?.classList.contains('far') ? requestAnimationFrame(check) : resolve());
+    check();
+  }));
+}
+
+/** `innerText` of the first `selector` on the page, seen in view (a far lesson section has
+ *  none). */
+export async function renderedText(page, selector) {
+  const el = page.locator(selector).first();
+  await inView(el);
+  return el.innerText();
+}

@@ -8,7 +8,7 @@ import { readFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SHOTS, pageSuite } from './browser.mjs';
+import { SHOTS, pageSuite, renderedText } from './browser.mjs';
 import { assertClean, button, gptOn, openPretrained, state, waitStatus, widgetText } from './gpt-harness.mjs';
 
 const PRETRAINED = fileURLToPath(new URL('../../www/models/small.safetensors', import.meta.url));
@@ -270,7 +270,7 @@ test('a checkpoint made by the PyTorch reference loads and samples what PyTorch 
 test('speaks Chinese when the page does', () => withGpt(async (page, gpt) => {
   await page.locator('button[data-lang="zh"]').click();
   await button(gpt, '开始').waitFor();
-  assert.match(await page.locator('#s9-h').innerText(), /训练一个 GPT/);
+  assert.match(await renderedText(page, '#s9-h'), /训练一个 GPT/);
   assert.match(await widgetText(page), /词表（63 个字符）/);
   await assertClean(page);
   await gpt.screenshot({ path: `${SHOTS}gpt-zh.png` });

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, pageSuite } from './browser.mjs';
+import { SHOTS, pageSuite, renderedText } from './browser.mjs';
 
 const { withPage } = pageSuite();
 
@@ -17,9 +17,14 @@ const texts = (page, id) => page.locator(`attn-matrix#${id}`).evaluate((el) =>
   [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
 
 /** All text a user could see in sections 1–4: light DOM, shadow roots, input values and titles. */
-const allText = (page) => page.evaluate(() => {
+const allText = async (page) => {
+  const shown = [];
+  for (const s of ['#s1', '#s2', '#s3', '#s4', 'header', '.toc']) shown.push(await renderedText(page, s));
+  return [...shown, await titlesInputsShadows(page)].join('\n');
+};
+const titlesInputsShadows = (page) => page.evaluate(() => {
   const sections = ['#s1', '#s2', '#s3', '#s4', 'header', '.toc'].map((s) => document.querySelector(s));
-  const parts = sections.map((el) => el.innerText);
+  const parts = [];
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.title) parts.push(el.title);

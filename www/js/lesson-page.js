@@ -36,6 +36,33 @@ function firstRender(el) {
   });
 }
 
+/**
+ * Sections far from the viewport (more than a screen and a half away) skip their layout
+ * and paint: `.far` sets content-visibility: auto, with the height the section had when
+ * it went far, so nothing moves. Without it every edit of the head lays out and paints the
+ * page's 7,000 elements, most of them screens away. A section near the viewport has no
+ * containment, so a floating explain panel may overflow it; the browser itself draws a far
+ * section again as it comes into view, before this observer hears of it.
+ */
+function skipFarSections() {
+  if (typeof IntersectionObserver !== 'function' || !CSS.supports('content-visibility', 'auto')) return;
+  const io = new IntersectionObserver((entries) => {
+    for (const { target: s, isIntersecting, boundingClientRect: r } of entries) {
+      if (isIntersecting) {
+        s.classList.remove('far');
+        continue;
+      }
+      if (s.classList.contains('far')) continue;
+      const cs = getComputedStyle(s);
+      const edges = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth']
+        .reduce((sum, k) => sum + parseFloat(cs[k]), 0);
+      s.style.containIntrinsicBlockSize = `auto ${r.height - edges}px`;
+      s.classList.add('far');
+    }
+  }, { rootMargin: '150% 0px' });
+  for (const s of document.querySelectorAll('.lesson-section')) io.observe(s);
+}
+
 async function main() {
   const widgets = [...document.querySelectorAll('.lesson *')]
     .filter((el) => customElements.get(el.localName)?.prototype instanceof AttnWidget);
@@ -50,6 +77,7 @@ async function main() {
     bindUrlState(el, el.dataset.urlKey);
   }));
   await Promise.all(rendered);
+  skipFarSections(); // once every widget has drawn at its full size
   document.documentElement.dataset.ready = 'true';
 }
 
