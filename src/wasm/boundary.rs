@@ -14,16 +14,47 @@ use crate::lesson::error::{lesson_error, Lesson};
 use crate::lesson::{LessonError, MAX_SIDE};
 use crate::tensor::Matrix;
 
-/// Every result the page gets goes through here.
+/// Every result the page gets goes through here: written as a tape of tokens, then
+/// built into JS values by one walk (`crate::serialize`; it replaced serde-wasm-bindgen's
+/// serializer, whose per-type generic code cost the lesson's wasm more).
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|e| {
-        JsError::new(&format!(
+    match crate::serialize::tape(value) {
+        Ok(t) => Ok(crate::serialize::build(&t, &mut Js)),
+        Err(e) => Err(JsError::new(&format!(
             "internal: could not hand numbers to the page: {e}"
-        ))
-    })
+        ))),
+    }
+}
+
+/// Builds plain JS values: numbers, strings, booleans, null, `Array`s and `Object`s.
+struct Js;
+
+impl crate::serialize::Build for Js {
+    type V = JsValue;
+    fn num(&mut self, x: f64) -> JsValue {
+        JsValue::from_f64(x)
+    }
+    fn bool(&mut self, b: bool) -> JsValue {
+        JsValue::from_bool(b)
+    }
+    fn null(&mut self) -> JsValue {
+        JsValue::NULL
+    }
+    fn str(&mut self, s: &str) -> JsValue {
+        JsValue::from_str(s)
+    }
+    fn array(&mut self) -> JsValue {
+        Array::new().into()
+    }
+    fn push(&mut self, array: &mut JsValue, item: JsValue) {
+        array.unchecked_ref::<Array>().push(&item);
+    }
+    fn object(&mut self) -> JsValue {
+        js_sys::Object::new().into()
+    }
+    fn set(&mut self, object: &mut JsValue, key: &str, value: JsValue) {
+        let _ = Reflect::set(object, &JsValue::from_str(key), &value);
+    }
 }
 
 /// The page handed `what` in a form the core cannot read.
