@@ -97,6 +97,16 @@ mod tape {
             self.0.push(Tok::Name(variant));
         }
 
+        /// Opens an array or object (`open`), inside `{ variant: …` for a variant.
+        fn open(&mut self, variant: Option<&'static str>, open: Tok) -> Compound<'_> {
+            if let Some(v) = variant {
+                self.variant(v);
+            }
+            self.0.push(open);
+            let ends = 1 + u8::from(variant.is_some());
+            Compound { t: self, ends }
+        }
+
         fn int(&mut self, v: f64) -> Result<(), Error> {
             const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
             if v.abs() > MAX_SAFE {
@@ -129,6 +139,15 @@ mod tape {
         }
     }
 
+    /// The numbers every value of which a JavaScript number holds exactly.
+    macro_rules! numbers {
+        ($($method:ident($t:ty)),*) => {$(
+            fn $method(self, v: $t) -> Result<(), Error> {
+                self.put(Tok::Num(v.into()))
+            }
+        )*};
+    }
+
     impl<'a> ser::Serializer for &'a mut Tape {
         type Ok = ();
         type Error = Error;
@@ -143,36 +162,22 @@ mod tape {
         fn serialize_bool(self, v: bool) -> Result<(), Error> {
             self.put(Tok::Bool(v))
         }
-        fn serialize_i8(self, v: i8) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
-        fn serialize_i16(self, v: i16) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
-        fn serialize_i32(self, v: i32) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
         fn serialize_i64(self, v: i64) -> Result<(), Error> {
             self.int(v as f64)
-        }
-        fn serialize_u8(self, v: u8) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
-        fn serialize_u16(self, v: u16) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
-        fn serialize_u32(self, v: u32) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
         }
         fn serialize_u64(self, v: u64) -> Result<(), Error> {
             self.int(v as f64)
         }
-        fn serialize_f32(self, v: f32) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
-        }
-        fn serialize_f64(self, v: f64) -> Result<(), Error> {
-            self.put(Tok::Num(v))
-        }
+        numbers!(
+            serialize_i8(i8),
+            serialize_i16(i16),
+            serialize_i32(i32),
+            serialize_u8(u8),
+            serialize_u16(u16),
+            serialize_u32(u32),
+            serialize_f32(f32),
+            serialize_f64(f64)
+        );
         fn serialize_char(self, v: char) -> Result<(), Error> {
             self.put(Tok::Str(v.into()))
         }
@@ -221,8 +226,7 @@ mod tape {
             self.put(Tok::End)
         }
         fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
-            self.0.push(Tok::Arr);
-            Ok(Compound { t: self, ends: 1 })
+            Ok(self.open(None, Tok::Arr))
         }
         fn serialize_tuple(self, _: usize) -> Result<Compound<'a>, Error> {
             self.serialize_seq(None)
@@ -237,13 +241,10 @@ mod tape {
             variant: &'static str,
             _: usize,
         ) -> Result<Compound<'a>, Error> {
-            self.variant(variant);
-            self.0.push(Tok::Arr);
-            Ok(Compound { t: self, ends: 2 })
+            Ok(self.open(Some(variant), Tok::Arr))
         }
         fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
-            self.0.push(Tok::Obj);
-            Ok(Compound { t: self, ends: 1 })
+            Ok(self.open(None, Tok::Obj))
         }
         fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Error> {
             self.serialize_map(None)
@@ -255,55 +256,53 @@ mod tape {
             variant: &'static str,
             _: usize,
         ) -> Result<Compound<'a>, Error> {
-            self.variant(variant);
-            self.0.push(Tok::Obj);
-            Ok(Compound { t: self, ends: 2 })
+            Ok(self.open(Some(variant), Tok::Obj))
         }
     }
 
-    impl ser::SerializeSeq for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
+    /// The compounds whose items are values.
+    macro_rules! items {
+        ($($tr:ident :: $method:ident),*) => {$(
+            impl ser::$tr for Compound<'_> {
+                type Ok = ();
+                type Error = Error;
+                fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+                    v.serialize(&mut *self.t)
+                }
+                fn end(self) -> Result<(), Error> {
+                    Compound::end(self)
+                }
+            }
+        )*};
     }
+    items!(
+        SerializeSeq::serialize_element,
+        SerializeTuple::serialize_element,
+        SerializeTupleStruct::serialize_field,
+        SerializeTupleVariant::serialize_field
+    );
 
-    impl ser::SerializeTuple for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
+    /// The compounds whose items are named fields.
+    macro_rules! fields {
+        ($($tr:ident),*) => {$(
+            impl ser::$tr for Compound<'_> {
+                type Ok = ();
+                type Error = Error;
+                fn serialize_field<T: Serialize + ?Sized>(
+                    &mut self,
+                    key: &'static str,
+                    v: &T,
+                ) -> Result<(), Error> {
+                    self.t.0.push(Tok::Name(key));
+                    v.serialize(&mut *self.t)
+                }
+                fn end(self) -> Result<(), Error> {
+                    Compound::end(self)
+                }
+            }
+        )*};
     }
-
-    impl ser::SerializeTupleStruct for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
-    }
-
-    impl ser::SerializeTupleVariant for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
-    }
+    fields!(SerializeStruct, SerializeStructVariant);
 
     impl ser::SerializeMap for Compound<'_> {
         type Ok = ();
@@ -314,38 +313,6 @@ mod tape {
             self.t.check_key(from)
         }
         fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
-    }
-
-    impl ser::SerializeStruct for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_field<T: Serialize + ?Sized>(
-            &mut self,
-            key: &'static str,
-            v: &T,
-        ) -> Result<(), Error> {
-            self.t.0.push(Tok::Name(key));
-            v.serialize(&mut *self.t)
-        }
-        fn end(self) -> Result<(), Error> {
-            Compound::end(self)
-        }
-    }
-
-    impl ser::SerializeStructVariant for Compound<'_> {
-        type Ok = ();
-        type Error = Error;
-        fn serialize_field<T: Serialize + ?Sized>(
-            &mut self,
-            key: &'static str,
-            v: &T,
-        ) -> Result<(), Error> {
-            self.t.0.push(Tok::Name(key));
             v.serialize(&mut *self.t)
         }
         fn end(self) -> Result<(), Error> {
@@ -636,24 +603,16 @@ mod tests {
             &crate::lesson::clean_trace(trace.clone()).unwrap(),
         );
 
-        // HeadLab.state()
-        #[derive(Serialize)]
-        struct State<'a> {
-            tokens: &'a [String],
-            x: &'a Matrix,
-            #[serde(rename = "W_q")]
-            w_q: &'a Matrix,
-            causal: bool,
-        }
-        check(
-            "state",
-            &State {
-                tokens: &tokens,
-                x: &x,
-                w_q: &w.w_q,
-                causal: true,
-            },
-        );
+        let state = crate::lesson::HeadState {
+            tokens: &tokens,
+            x: &x,
+            w_q: &w.w_q,
+            w_k: &w.w_k,
+            w_v: &w.w_v,
+            causal: true,
+            scaled: false,
+        };
+        check("HeadLab state", &state);
 
         // Explanations: every kind of the head, and the lesson's other grids.
         let inputs = || HeadInputs {

@@ -21,7 +21,6 @@ pub(crate) use boundary::{js_object, refused, to_js, Fields, MatIn};
 pub(crate) use errors::error_object;
 pub(crate) use errors::thrown;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::attention::{cross_forward, head_forward, hou_defaults, HeadTrace, HeadWeights};
@@ -151,20 +150,7 @@ impl HeadLab {
 
     /// The inputs: `{ tokens, x, W_q, W_k, W_v, causal, scaled }`.
     pub fn state(&self) -> Result<JsValue, JsError> {
-        #[derive(Serialize)]
-        struct State<'a> {
-            tokens: &'a [String],
-            x: &'a Matrix,
-            #[serde(rename = "W_q")]
-            w_q: &'a Matrix,
-            #[serde(rename = "W_k")]
-            w_k: &'a Matrix,
-            #[serde(rename = "W_v")]
-            w_v: &'a Matrix,
-            causal: bool,
-            scaled: bool,
-        }
-        to_js(&State {
+        to_js(&crate::lesson::HeadState {
             tokens: &self.tokens,
             x: &self.x,
             w_q: &self.w.w_q,
