@@ -33,7 +33,7 @@ pub fn template_in<D: Domain>(code: &str) -> Option<&'static str> {
 }
 
 /// A param's value: text, or the coded error a sentence wraps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum Param<D> {
     Text(String),
     Error(Coded<D>),
@@ -45,6 +45,13 @@ impl<D: Domain> fmt::Display for Param<D> {
             Param::Text(s) => f.write_str(s),
             Param::Error(e) => e.fmt(f),
         }
+    }
+}
+
+/// As `Display` (see `Coded`'s Debug).
+impl<D: Domain> fmt::Debug for Param<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -65,8 +72,68 @@ macro_rules! text_params {
 }
 text_params!(String, &str, &String, char, usize, u32, u64, u128, f32, f64);
 
+/// `c` in quotes as `format!("{c:?}")` writes it (`'a'`, `'\''`, `'\\'`, `'\n'`, `'ü'`,
+/// `'字'`, `'\u{7f}'`), for a param naming a character the learner typed, without
+/// `char`'s Debug, whose Unicode tables (printable, grapheme-extend) cost the lesson's
+/// wasm a few KB. Shown as `\u{..}` are the characters of `HIDDEN`, where Debug hides the
+/// characters of the scripts a learner types (tested against Debug: ASCII, Latin-1 and
+/// Latin Extended-A, Greek, Cyrillic, general punctuation, kana, CJK, Hangul, emoji,
+/// private use); elsewhere a character Debug would hide (another script's combining
+/// mark, an unassigned code point) is shown as itself.
+pub fn quoted(c: char) -> String {
+    let mut s = String::from('\'');
+    match c {
+        '\0' => s.push_str("\\0"),
+        '\t' => s.push_str("\\t"),
+        '\r' => s.push_str("\\r"),
+        '\n' => s.push_str("\\n"),
+        '\\' => s.push_str("\\\\"),
+        '\'' => s.push_str("\\'"),
+        _ if HIDDEN
+            .iter()
+            .any(|&(lo, hi)| (lo..=hi).contains(&u32::from(c))) =>
+        {
+            s.push_str("\\u{");
+            let u = u32::from(c);
+            let digits = (1..8).rev().find(|&i| u >> (4 * i) != 0).unwrap_or(0);
+            for i in (0..=digits).rev() {
+                s.push(char::from_digit((u >> (4 * i)) & 0xf, 16).unwrap_or('0'));
+            }
+            s.push('}');
+        }
+        _ => s.push(c),
+    }
+    s.push('\'');
+    s
+}
+
+/// The code points `quoted` writes as `\u{..}`: controls, no-break and other spaces,
+/// the soft hyphen, combining marks, invisible format characters, private use.
+const HIDDEN: &[(u32, u32)] = &[
+    (0x00, 0x1f),
+    (0x7f, 0xa0),
+    (0xad, 0xad),
+    (0x300, 0x36f),
+    (0x378, 0x379),
+    (0x380, 0x383),
+    (0x38b, 0x38b),
+    (0x38d, 0x38d),
+    (0x3a2, 0x3a2),
+    (0x483, 0x489),
+    (0x2000, 0x200f),
+    (0x2028, 0x202f),
+    (0x205f, 0x206f),
+    (0x3000, 0x3000),
+    (0x302a, 0x302f),
+    (0x3040, 0x3040),
+    (0x3097, 0x309a),
+    (0xe000, 0xf8ff),
+    (0xfe00, 0xfe0f),
+    (0xfeff, 0xfeff),
+];
+
 /// An error of domain `D`: a code of `D`'s tables and its named params.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Coded<D> {
     code: &'static str,
     params: Vec<(&'static str, Param<D>)>,
@@ -122,16 +189,22 @@ impl<D: Domain> fmt::Display for Coded<D> {
     /// param's own text is not searched again).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(mut rest) = template_in::<D>(self.code) else {
-            return write!(f, "{} {:?}", self.code, self.params);
+            // No template (a bug `Coded::new` asserts against): the code and its params,
+            // without `{:?}`, whose quoting of text pulls core's Unicode tables in.
+            f.write_str(self.code)?;
+            for (name, value) in &self.params {
+                write!(f, " {name}={value}")?;
+            }
+            return Ok(());
         };
-        while let Some(open) = rest.find('{') {
-            f.write_str(&rest[..open])?;
-            let after = &rest[open + 1..];
-            let close = after.find('}');
-            match close.and_then(|c| self.param(&after[..c]).map(|p| (c, p))) {
-                Some((c, p)) => {
+        // split_once, not `&rest[..i]`: a slice's panic path formats with `char`'s Debug.
+        while let Some((before, after)) = rest.split_once('{') {
+            f.write_str(before)?;
+            let close = after.split_once('}');
+            match close.and_then(|(name, tail)| self.param(name).map(|p| (tail, p))) {
+                Some((tail, p)) => {
                     p.fmt(f)?;
-                    rest = &after[c + 1..];
+                    rest = tail;
                 }
                 None => {
                     f.write_str("{")?;
@@ -140,6 +213,15 @@ impl<D: Domain> fmt::Display for Coded<D> {
             }
         }
         f.write_str(rest)
+    }
+}
+
+/// The code, then the English text: by hand, as a derived Debug would quote the text
+/// with `<str as Debug>`, and with it core's Unicode tables, in every build where a
+/// `Result<_, Coded>` is unwrapped.
+impl<D: Domain> fmt::Debug for Coded<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {self}", self.code)
     }
 }
 
@@ -192,6 +274,43 @@ pub fn simple_params(table: Messages) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_is_debug_for_the_characters_a_learner_types() {
+        let blocks = [
+            (0x00, 0x24f),      // ASCII, Latin-1, Latin Extended-A and -B
+            (0x300, 0x36f),     // combining diacritics
+            (0x370, 0x3ff),     // Greek
+            (0x400, 0x4ff),     // Cyrillic
+            (0x2000, 0x206f),   // general punctuation, spaces, format characters
+            (0x3000, 0x30ff),   // CJK punctuation, hiragana, katakana
+            (0x4e00, 0x9fa5),   // CJK ideographs
+            (0xac00, 0xd7a3),   // Hangul syllables
+            (0xe000, 0xf8ff),   // private use
+            (0xfe00, 0xfe0f),   // variation selectors
+            (0xfeff, 0xfeff),   // byte order mark
+            (0x1f600, 0x1f64f), // emoticons
+        ];
+        let mut n = 0;
+        for (lo, hi) in blocks {
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                assert_eq!(quoted(c), format!("{c:?}"), "U+{:04X}", u32::from(c));
+                n += 1;
+            }
+        }
+        assert!(n > 40_000);
+        for (c, q) in [
+            ('a', "'a'"),
+            ('\'', r"'\''"),
+            ('"', "'\"'"),
+            ('\\', r"'\\'"),
+        ] {
+            assert_eq!(quoted(c), q);
+        }
+        assert_eq!(quoted('\n'), r"'\n'");
+        assert_eq!(quoted('\u{7f}'), r"'\u{7f}'");
+        assert_eq!(quoted('\u{feff}'), r"'\u{feff}'");
+    }
 
     #[derive(Clone, Debug, PartialEq, Eq)]
     struct Outer;

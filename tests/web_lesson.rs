@@ -417,3 +417,67 @@ fn more_lesson_numbers_through_the_boundary() {
     let e: Value = read(embed_toy("god", true));
     assert_eq!(round(&data(&e), 12), vec![2.1, 1.0, 0.2, 1.0, 1.3, 0.0]);
 }
+
+/// The page's input objects are read by hand (src/wasm/boundary.rs `Fields`) as serde
+/// read them: typed arrays are arrays, `null` or absent optional matrices are the
+/// lesson's, an explicit `undefined` flag is refused, and each refusal is
+/// `lesson.input.malformed` naming the field.
+#[wasm_bindgen_test]
+fn input_objects_are_read_field_by_field() {
+    use attention_playground::wasm::lesson::*;
+    use js_sys::{Float64Array, Object, Reflect};
+    let get = |v: &JsValue, k: &str| Reflect::get(v, &k.into()).unwrap();
+    let malformed = |what: &str, r: Result<JsValue, JsValue>, field: &str| {
+        let e = r.expect_err(what);
+        assert_eq!(
+            get(&e, "code").as_string().unwrap(),
+            "lesson.input.malformed"
+        );
+        let detail = get(&get(&e, "params"), "detail").as_string().unwrap();
+        assert!(detail.contains(field), "{what}: {detail}");
+    };
+    let steps = |v: Value| masked_softmax_steps_js(js(&v));
+    assert!(steps(json!({ "scores": [1, 2], "allowed": [true, false] })).is_ok());
+    malformed(
+        "no allowed",
+        steps(json!({ "scores": [1, 2] })),
+        "`allowed`",
+    );
+    malformed(
+        "a string score",
+        steps(json!({ "scores": [1, "2"], "allowed": [true, true] })),
+        "`scores`",
+    );
+    malformed(
+        "not an object",
+        masked_softmax_steps_js(JsValue::NULL),
+        "object",
+    );
+
+    // A Float64Array is a sequence of numbers, as serde took it.
+    let x = Object::new();
+    Reflect::set(&x, &"rows".into(), &3.into()).unwrap();
+    Reflect::set(&x, &"cols".into(), &2.into()).unwrap();
+    let data = Float64Array::from(&[2.0, 7.0, 6.0, 4.0, 6.0, 5.0][..]);
+    Reflect::set(&x, &"data".into(), &data).unwrap();
+    assert!(averaging_ladder(x.into()).is_ok());
+    let mat = |rows: Value| averaging_ladder(js(&json!({ "rows": rows, "cols": 1, "data": [1] })));
+    malformed("fractional rows", mat(json!(1.5)), "`rows`");
+    malformed("negative rows", mat(json!(-1)), "`rows`");
+    malformed("text rows", mat(json!("1")), "`rows`");
+
+    // Head objects: absent or null matrices are the h/o/u head's; flags are booleans.
+    assert!(score_two_ways_js(js(&json!({ "x": null, "causal": false })), 2, 0).is_ok());
+    malformed(
+        "W_q without data",
+        score_two_ways_js(js(&json!({ "W_q": { "rows": 2, "cols": 3 } })), 2, 0),
+        "`W_q.data`",
+    );
+    let undefined_flag = Object::new();
+    Reflect::set(&undefined_flag, &"causal".into(), &JsValue::UNDEFINED).unwrap();
+    malformed(
+        "causal: undefined",
+        score_two_ways_js(undefined_flag.into(), 2, 0),
+        "`causal`",
+    );
+}

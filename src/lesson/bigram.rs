@@ -199,7 +199,7 @@ impl Bigram {
                 self.vocab.binary_search(&c).map_err(|_| {
                     lesson_error!(
                         "lesson.bigram.not_in_vocab",
-                        char = format!("{c:?}"),
+                        char = crate::error::quoted(c),
                         hex = format!("{:04X}", c as u32),
                         n = self.vocab.len()
                     )

@@ -21,7 +21,7 @@ pub fn letters(word: &str) -> Result<Matrix, LessonError> {
             'o' => Ok([0.0, 1.0, 0.0]),
             'u' => Ok([0.0, 0.0, 1.0]),
             'y' => Ok([1.0, 1.0, 0.0]),
-            _ => fail!("lesson.content.no_vector", char = format!("{c:?}")),
+            _ => fail!("lesson.content.no_vector", char = crate::error::quoted(c)),
         })
         .collect();
     let rows = rows?;

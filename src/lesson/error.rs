@@ -120,8 +120,15 @@ pub type Param = crate::error::Param<Lesson>;
 /// Learner input that cannot be used. `e.code()` and `e.params()` let the page say
 /// it in any language; `Display` (and `.0`, kept for callers that hand the English
 /// on as it is) is the English text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct LessonError(pub String, Coded<Lesson>);
+
+/// `Coded`'s (a derived Debug would quote `.0` with `<str as Debug>`).
+impl std::fmt::Debug for LessonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.1, f)
+    }
+}
 
 impl LessonError {
     /// An error `code` (one of `Lesson::TABLES`) with its params.

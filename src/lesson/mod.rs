@@ -91,6 +91,22 @@ pub fn check_finite(name: &str, values: &[f64]) -> Result<(), LessonError> {
     }
 }
 
+/// `HeadLab.state()`, the inputs of the head the page edits: `{ tokens, x, W_q, W_k,
+/// W_v, causal, scaled }`.
+#[derive(Serialize)]
+pub struct HeadState<'a> {
+    pub tokens: &'a [String],
+    pub x: &'a Matrix,
+    #[serde(rename = "W_q")]
+    pub w_q: &'a Matrix,
+    #[serde(rename = "W_k")]
+    pub w_k: &'a Matrix,
+    #[serde(rename = "W_v")]
+    pub w_v: &'a Matrix,
+    pub causal: bool,
+    pub scaled: bool,
+}
+
 /// One head's forward pass as the page draws it (every intermediate).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TraceView {

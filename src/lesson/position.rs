@@ -52,7 +52,10 @@ pub fn embed(word: &str, positions: bool) -> Result<Matrix, LessonError> {
     let mut x = Matrix::zeros(chars.len(), 2);
     for (t, &c) in chars.iter().enumerate() {
         let Some(tok) = token_vector(c) else {
-            return fail!("lesson.position.not_in_table", char = format!("{c:?}"));
+            return fail!(
+                "lesson.position.not_in_table",
+                char = crate::error::quoted(c)
+            );
         };
         let pos = if positions {
             position_vector(t)

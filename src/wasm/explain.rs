@@ -22,7 +22,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::lesson::HeadIn;
-use super::{input, refused, thrown, to_js, CrossInput, HeadLab, MatIn};
+use super::{refused, thrown, to_js, CrossInput, Fields, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
     explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
@@ -99,7 +99,7 @@ pub fn explain_scheme_js(
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
     let scheme = Scheme::parse(scheme).map_err(js_err)?;
-    let m: MatIn = input("x must be { rows, cols, data }", x)?;
+    let m = MatIn::read("x must be { rows, cols, data }", x)?;
     let x = m.matrix("x")?;
     let cell = cell(kind, row, col)?;
     let e =
@@ -157,27 +157,21 @@ pub fn explain_trace_js(
     col: usize,
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    #[derive(serde::Deserialize)]
-    struct Trace {
-        q: MatIn,
-        k: MatIn,
-        #[serde(default)]
-        v: Option<MatIn>,
-        scale: f64,
-    }
-    let t: Trace = input("explainTrace: the trace needs q, k, v and scale", trace)?;
+    let t = Fields::of("explainTrace: the trace needs q, k, v and scale", trace)?;
+    let (tq, tk, tv) = (t.matrix("q")?, t.matrix("k")?, t.opt_matrix("v")?);
+    let scale = t.number("scale")?;
     // Rows are positions (≤ 64); columns the head size, up to note 6's d_k = 512.
     let m = |n: &str, m: MatIn| m.wide_matrix(n, 1024);
-    let (q, k) = (m("q", t.q)?, m("k", t.k)?);
-    let v = match t.v {
+    let (q, k) = (m("q", tq)?, m("k", tk)?);
+    let v = match tv {
         Some(v) => m("v", v)?,
         None if kind.starts_with("out") => {
             return Err(refused(lesson_error!("lesson.input.trace_no_v")))
         }
         None => Matrix::zeros(k.rows, 1), // read by "out" only
     };
-    if !(t.scale.is_finite() && t.scale > 0.0) {
-        let value = t.scale;
+    if !(scale.is_finite() && scale > 0.0) {
+        let value = scale;
         return Err(refused(lesson_error!("lesson.input.trace_scale", value)));
     }
     let mask = causal_or_none(causal, q.rows, k.rows);
@@ -186,7 +180,7 @@ pub fn explain_trace_js(
         k: &k,
         v: &v,
         mask: &mask,
-        scale: t.scale,
+        scale,
         projections: None,
         drawn: None,
     };
@@ -227,7 +221,7 @@ pub fn explain_probe_js(
     col: usize,
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    let (x, w) = input::<HeadIn>("explainProbe(head, kind, row, col)", head)?.head()?;
+    let (x, w) = HeadIn::read("explainProbe(head, kind, row, col)", head)?.head()?;
     let cell = lesson_cell(kind, row, col)?;
     Ok(to_js(
         &explain_compat(&x, &w, cell, terms(max_terms)).map_err(js_err)?,
@@ -244,7 +238,7 @@ pub fn explain_normalize_js(
     col: usize,
     max_terms: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    let a = input::<MatIn>("explainNormalize(a, kind, row, col)", a)?.matrix("the matrix")?;
+    let a = MatIn::read("explainNormalize(a, kind, row, col)", a)?.matrix("the matrix")?;
     let cell = lesson_cell(kind, row, col)?;
     Ok(to_js(
         &explain_normalize(&a, cell, terms(max_terms)).map_err(js_err)?,

@@ -37,11 +37,5 @@ pub fn checkpoint_info(bytes: &js_sys::Uint8Array) -> Result<JsValue, JsValue> {
         bytes: n,
         safetensors,
     };
-    info.serialize(&serde_wasm_bindgen::Serializer::new())
-        .map_err(|e| {
-            JsError::new(&format!(
-                "internal: could not hand the answer to the page: {e}"
-            ))
-            .into()
-        })
+    Ok(super::to_js(&info)?)
 }

@@ -25,10 +25,10 @@ pub use notes::*;
 pub use practice::*;
 pub use proofs::*;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{thrown, to_js, MatIn};
+use super::{thrown, to_js, Fields, MatIn};
 use crate::attention::{hou_defaults, HeadWeights};
 use crate::lesson::LessonError;
 use crate::tensor::Matrix;
@@ -39,27 +39,30 @@ pub(crate) fn reply<T: Serialize>(r: Result<T, LessonError>) -> Result<JsValue, 
 }
 
 /// A head the page edits: every matrix optional, defaulting to the h/o/u head.
-#[derive(Deserialize)]
+/// `{ x?, W_q?, W_k?, W_v?, causal? = true, scaled? = false }`.
 pub(crate) struct HeadIn {
-    #[serde(default)]
     x: Option<MatIn>,
-    #[serde(default, rename = "W_q")]
     w_q: Option<MatIn>,
-    #[serde(default, rename = "W_k")]
     w_k: Option<MatIn>,
-    #[serde(default, rename = "W_v")]
     w_v: Option<MatIn>,
-    #[serde(default = "yes")]
     pub(crate) causal: bool,
-    #[serde(default)]
     pub(crate) scaled: bool,
 }
 
-fn yes() -> bool {
-    true
-}
-
 impl HeadIn {
+    /// The page's head object `v` (`what` names the export).
+    pub(crate) fn read(what: &str, v: JsValue) -> Result<HeadIn, JsValue> {
+        let f = Fields::of(what, v)?;
+        Ok(HeadIn {
+            x: f.opt_matrix("x")?,
+            w_q: f.opt_matrix("W_q")?,
+            w_k: f.opt_matrix("W_k")?,
+            w_v: f.opt_matrix("W_v")?,
+            causal: f.flag("causal", true)?,
+            scaled: f.flag("scaled", false)?,
+        })
+    }
+
     /// x (T, C) and the weights (d, C), missing ones taken from the h/o/u head.
     pub(crate) fn head(self) -> Result<(Matrix, HeadWeights), JsValue> {
         let (_, x0, w0) = hou_defaults();

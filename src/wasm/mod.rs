@@ -16,12 +16,11 @@ pub mod gpt_files;
 pub mod gpt_profile;
 pub mod lesson;
 
-pub(crate) use boundary::{input, js_object, refused, to_js, MatIn};
+pub(crate) use boundary::{js_object, refused, to_js, Fields, MatIn};
 #[cfg(feature = "gpt")]
 pub(crate) use errors::error_object;
 pub(crate) use errors::thrown;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::attention::{cross_forward, head_forward, hou_defaults, HeadTrace, HeadWeights};
@@ -151,20 +150,7 @@ impl HeadLab {
 
     /// The inputs: `{ tokens, x, W_q, W_k, W_v, causal, scaled }`.
     pub fn state(&self) -> Result<JsValue, JsError> {
-        #[derive(Serialize)]
-        struct State<'a> {
-            tokens: &'a [String],
-            x: &'a Matrix,
-            #[serde(rename = "W_q")]
-            w_q: &'a Matrix,
-            #[serde(rename = "W_k")]
-            w_k: &'a Matrix,
-            #[serde(rename = "W_v")]
-            w_v: &'a Matrix,
-            causal: bool,
-            scaled: bool,
-        }
-        to_js(&State {
+        to_js(&crate::lesson::HeadState {
             tokens: &self.tokens,
             x: &self.x,
             w_q: &self.w.w_q,
@@ -205,26 +191,15 @@ pub(crate) struct CrossInput {
 
 impl CrossInput {
     pub(crate) fn parse(input: JsValue, causal: bool) -> Result<CrossInput, JsValue> {
-        use MatIn as M;
-        #[derive(serde::Deserialize)]
-        struct Input {
-            x_q: M,
-            x_kv: M,
-            #[serde(rename = "W_q")]
-            w_q: M,
-            #[serde(rename = "W_k")]
-            w_k: M,
-            #[serde(rename = "W_v")]
-            w_v: M,
-        }
-        let i: Input = boundary::input("cross-attention input", input)?;
-        let m = |n: &str, m: M| m.matrix(n);
-        let x_q = m("x_q", i.x_q)?;
-        let x_kv = m("x_kv", i.x_kv)?;
+        let f = Fields::of("cross-attention input", input)?;
+        let (x_q, x_kv) = (f.matrix("x_q")?, f.matrix("x_kv")?);
+        let (w_q, w_k, w_v) = (f.matrix("W_q")?, f.matrix("W_k")?, f.matrix("W_v")?);
+        let x_q = x_q.matrix("x_q")?;
+        let x_kv = x_kv.matrix("x_kv")?;
         let w = HeadWeights {
-            w_q: m("W_q", i.w_q)?,
-            w_k: m("W_k", i.w_k)?,
-            w_v: m("W_v", i.w_v)?,
+            w_q: w_q.matrix("W_q")?,
+            w_k: w_k.matrix("W_k")?,
+            w_v: w_v.matrix("W_v")?,
         };
         let mask = causal_or_none(causal, x_q.rows, x_kv.rows);
         Ok(CrossInput { x_q, x_kv, w, mask })

@@ -54,7 +54,10 @@ pub(super) fn check_text(text: &str) -> Result<(), GptError> {
         return Err(gpt_error!("gpt.text.empty"));
     };
     if chars.clone().all(|c| c == first) {
-        return Err(gpt_error!("gpt.text.one_char", char = format!("{first:?}")));
+        return Err(gpt_error!(
+            "gpt.text.one_char",
+            char = crate::error::quoted(first)
+        ));
     }
     let n = 1 + chars.count();
     if n > MAX_TEXT_CHARS {

@@ -13,7 +13,7 @@ use crate::lesson::head_extras::{
 };
 use crate::lesson::position::{compare_orders, crop_context, embed, sinusoidal};
 use crate::tensor::Matrix;
-use crate::wasm::{input, to_js, MatIn};
+use crate::wasm::{to_js, MatIn};
 
 /// The checked head and its flags.
 struct Head {
@@ -24,7 +24,7 @@ struct Head {
 }
 
 fn head(h: JsValue, what: &str) -> Result<Head, JsValue> {
-    let h: HeadIn = input(what, h)?;
+    let h = HeadIn::read(what, h)?;
     let (causal, scaled) = (h.causal, h.scaled);
     let (x, w) = h.head()?;
     Ok(Head {
@@ -68,7 +68,7 @@ pub fn compare_words(a: &str, b: &str, head_in: JsValue) -> Result<JsValue, JsVa
 #[wasm_bindgen(js_name = valueChange)]
 pub fn value_change_js(head_in: JsValue, new_w_v: JsValue) -> Result<JsValue, JsValue> {
     let h = head(head_in, "valueChange(head, new_W_v)")?;
-    let new_w_v = input::<MatIn>("valueChange(head, new_W_v)", new_w_v)?.matrix("new W_v")?;
+    let new_w_v = MatIn::read("valueChange(head, new_W_v)", new_w_v)?.matrix("new W_v")?;
     reply(value_change(&h.x, &h.w, &new_w_v, h.causal, h.scaled))
 }
 

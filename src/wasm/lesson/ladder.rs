@@ -1,7 +1,6 @@
 //! §2 bindings: the ladder's rungs, arbitrary scores, the masked softmax
 //! stage by stage, the direction of normalisation, the keepdim trap.
 
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::reply;
@@ -9,14 +8,14 @@ use crate::lesson::ladder::{
     keepdim_trap, ladder, loop_iterations, masked_softmax_steps, normalize_by_sum,
     normalize_directions,
 };
-use crate::wasm::{input, MatIn};
+use crate::wasm::{Fields, MatIn};
 
 /// `averagingLadder({ rows: 3, cols: 2, data: [2,7, 6,4, 6,5] })` -> `{ loop_average,
 /// all_ones, tril_sums, matrix_average, softmax_average }` each `{ weights, out }`,
 /// plus `max_err_matrix_vs_loop`, `max_err_softmax_vs_loop`.
 #[wasm_bindgen(js_name = averagingLadder)]
 pub fn averaging_ladder(x: JsValue) -> Result<JsValue, JsValue> {
-    let x = input::<MatIn>("averagingLadder(x)", x)?.matrix("x")?;
+    let x = MatIn::read("averagingLadder(x)", x)?.matrix("x")?;
     reply(ladder(&x))
 }
 
@@ -38,20 +37,16 @@ pub fn normalize_by_sum_js(scores: Vec<f64>) -> Result<JsValue, JsValue> {
 /// mask_after_weights, mask_after_sum }`.
 #[wasm_bindgen(js_name = maskedSoftmaxSteps)]
 pub fn masked_softmax_steps_js(args: JsValue) -> Result<JsValue, JsValue> {
-    #[derive(Deserialize)]
-    struct Args {
-        scores: Vec<f64>,
-        allowed: Vec<bool>,
-    }
-    let a: Args = input("maskedSoftmaxSteps({ scores, allowed })", args)?;
-    reply(masked_softmax_steps(&a.scores, &a.allowed))
+    let a = Fields::of("maskedSoftmaxSteps({ scores, allowed })", args)?;
+    let (scores, allowed) = (a.numbers("scores")?, a.flags("allowed")?);
+    reply(masked_softmax_steps(&scores, &allowed))
 }
 
 /// `normalizeDirections({ rows: 3, cols: 3, data: [1,1,0, 2,1,1, 3,3,2] })` ->
 /// `{ row_sums, col_sums, total, by_rows, by_columns, whole }` (matrices or null).
 #[wasm_bindgen(js_name = normalizeDirections)]
 pub fn normalize_directions_js(a: JsValue) -> Result<JsValue, JsValue> {
-    let a = input::<MatIn>("normalizeDirections(a)", a)?.matrix("the matrix")?;
+    let a = MatIn::read("normalizeDirections(a)", a)?.matrix("the matrix")?;
     reply(normalize_directions(&a))
 }
 
@@ -59,6 +54,6 @@ pub fn normalize_directions_js(a: JsValue) -> Result<JsValue, JsValue> {
 /// wrong, right_row_sums, wrong_row_sums, max_err }`; the matrix must be square.
 #[wasm_bindgen(js_name = keepdimTrap)]
 pub fn keepdim_trap_js(a: JsValue) -> Result<JsValue, JsValue> {
-    let a = input::<MatIn>("keepdimTrap(a)", a)?.matrix("the matrix")?;
+    let a = MatIn::read("keepdimTrap(a)", a)?.matrix("the matrix")?;
     reply(keepdim_trap(&a))
 }

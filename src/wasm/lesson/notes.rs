@@ -11,7 +11,7 @@ use crate::lesson::notes::{
     batch_independence, encoder_decoder, explain_batch, norm_counterexample,
 };
 use crate::lesson::scaling::{avg_max_weight, dk_slider, softmax_sharpening, variance_experiment};
-use crate::wasm::{input, thrown, to_js};
+use crate::wasm::{thrown, to_js};
 
 /// `batchIndependence(seed, T, C, d)` (each ≤ 16) -> `{ x_before, x_after, before, after,
 /// seq0_max_change (0), seq0_bit_identical (true), seq1_max_change }`; `x_*` are lists of
@@ -63,7 +63,7 @@ pub fn norm_counterexample_js(seed: u32) -> Result<JsValue, JsValue> {
 /// decoder_edges, encoder_edges }`, edges `{ from, to, weight }` (source → receiver).
 #[wasm_bindgen(js_name = encoderDecoder)]
 pub fn encoder_decoder_js(head_in: JsValue) -> Result<JsValue, JsValue> {
-    let h: HeadIn = input("encoderDecoder(head)", head_in)?;
+    let h = HeadIn::read("encoderDecoder(head)", head_in)?;
     let scaled = h.scaled;
     let (x, w) = h.head()?;
     reply(encoder_decoder(&x, &w, scaled))

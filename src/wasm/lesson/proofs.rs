@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::{reply, HeadIn};
 use crate::lesson::backward::head_grads;
 use crate::lesson::proofs::{future_change, grad_check, manual_vs_naive};
-use crate::wasm::{input, MatIn};
+use crate::wasm::MatIn;
 
 /// `manualVsNaive(seed, T, d, causal)` (T, d ≤ 16) -> `{ max_err (≈ 2.22e-16), out }`.
 #[wasm_bindgen(js_name = manualVsNaive)]
@@ -42,9 +42,9 @@ pub fn future_change_js(
 /// `{ dweights, dscores, dq, dk, dv, d_w_q, d_w_k, d_w_v, dx }`.
 #[wasm_bindgen(js_name = headBackward)]
 pub fn head_backward_js(head_in: JsValue, dout: JsValue) -> Result<JsValue, JsValue> {
-    let h: HeadIn = input("headBackward(head, dout)", head_in)?;
+    let h = HeadIn::read("headBackward(head, dout)", head_in)?;
     let (causal, scaled) = (h.causal, h.scaled);
     let (x, w) = h.head()?;
-    let dout = input::<MatIn>("headBackward(head, dout)", dout)?.matrix("dout")?;
+    let dout = MatIn::read("headBackward(head, dout)", dout)?.matrix("dout")?;
     reply(head_grads(&x, &w, causal, scaled, &dout))
 }
