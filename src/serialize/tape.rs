@@ -302,6 +302,10 @@ pub(crate) trait Build {
     fn push(&mut self, array: &mut Self::V, item: Self::V);
     fn object(&mut self) -> Self::V;
     fn set(&mut self, object: &mut Self::V, key: &str, value: Self::V);
+    /// A field the program names (a struct's, a variant's): the same key on every call.
+    fn set_name(&mut self, object: &mut Self::V, key: &'static str, value: Self::V) {
+        self.set(object, key, value);
+    }
 }
 
 /// The value `tape` writes.
@@ -332,14 +336,14 @@ fn value<B: Build>(tape: &[Tok], at: &mut usize, b: &mut B) -> B::V {
         Tok::Obj => {
             let mut o = b.object();
             while !closes(tape, at) {
-                let key = match &tape[*at] {
-                    Tok::Str(s) => s.as_str(),
-                    Tok::Name(s) => s,
-                    _ => "",
-                };
+                let key = &tape[*at];
                 *at += 1;
                 let v = value(tape, at, b);
-                b.set(&mut o, key, v);
+                match key {
+                    Tok::Name(s) => b.set_name(&mut o, s, v),
+                    Tok::Str(s) => b.set(&mut o, s, v),
+                    _ => b.set(&mut o, "", v),
+                }
             }
             o
         }

@@ -5,6 +5,8 @@
 //! fields), `None` is `null`, and −∞ and NaN stay numbers; matrices are
 //! `{ rows, cols, data }` (`Matrix: Serialize`, src/serialize.rs).
 
+use std::cell::RefCell;
+
 use js_sys::{Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -53,8 +55,61 @@ impl crate::serialize::Build for Js {
         js_sys::Object::new().into()
     }
     fn set(&mut self, object: &mut JsValue, key: &str, value: JsValue) {
-        let _ = Reflect::set(object, &JsValue::from_str(key), &value);
+        object
+            .unchecked_ref::<Plain>()
+            .put(&JsValue::from_str(key), &value);
     }
+    fn set_name(&mut self, object: &mut JsValue, key: &'static str, value: JsValue) {
+        NAMES.with(|names| {
+            let object = object.unchecked_ref::<Plain>();
+            match names.borrow_mut().get(key) {
+                Some(key) => object.put(key, &value),
+                None => object.put(&JsValue::from_str(key), &value),
+            }
+        });
+    }
+}
+
+thread_local! {
+    static NAMES: RefCell<Names> = const { RefCell::new(Names(Vec::new())) };
+}
+
+/// The JS string of each field name, made once: decoding a key from UTF-8 on every call
+/// cost more than the rest of writing a result. An open-addressed table by the name's
+/// address and length (std's HashMap costs the lesson's wasm 3 KB gzipped).
+struct Names(Vec<Option<(usize, usize, JsValue)>>);
+
+impl Names {
+    const SLOTS: usize = 1 << 10; // a few hundred field names in all
+
+    /// The name's JS string; `None` only if the table is full.
+    fn get(&mut self, key: &'static str) -> Option<&JsValue> {
+        if self.0.is_empty() {
+            self.0.resize_with(Self::SLOTS, || None);
+        }
+        let (ptr, len) = (key.as_ptr() as usize, key.len());
+        let hash = (ptr as u32 ^ (len as u32).rotate_left(16)).wrapping_mul(0x9e37_79b1);
+        let start = (hash >> 22) as usize; // the top 10 bits
+        let at = (0..Self::SLOTS)
+            .map(|i| (start + i) % Self::SLOTS)
+            .find(|&i| !matches!(&self.0[i], Some((p, l, _)) if (*p, *l) != (ptr, len)))?;
+        let slot = &mut self.0[at];
+        Some(
+            &slot
+                .get_or_insert_with(|| (ptr, len, JsValue::from_str(key)))
+                .2,
+        )
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A plain object of ours, being written.
+    #[wasm_bindgen(extends = js_sys::Object)]
+    type Plain;
+    /// `object[key] = value`: no Reflect, no try (it cannot throw on a plain object).
+    #[wasm_bindgen(method, indexing_setter)]
+    fn put(this: &Plain, key: &JsValue, value: &JsValue);
 }
 
 /// The page handed `what` in a form the core cannot read.
