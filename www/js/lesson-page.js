@@ -37,8 +37,8 @@ function firstRender(el) {
 }
 
 /**
- * Sections far from the viewport (more than a screen and a half away) skip their layout
- * and paint: `.far` sets content-visibility: auto, with the height the section had when
+ * Sections far from the viewport (more than half a screen away) skip their layout and
+ * paint: `.far` sets content-visibility: auto, with the height the section had when
  * it went far, so nothing moves. Without it every edit of the head lays out and paints the
  * page's 7,000 elements, most of them screens away. A section near the viewport has no
  * containment, so a floating explain panel may overflow it; the browser itself draws a far
@@ -59,7 +59,7 @@ function skipFarSections() {
       s.style.containIntrinsicBlockSize = `auto ${r.height - edges}px`;
       s.classList.add('far');
     }
-  }, { rootMargin: '150% 0px' });
+  }, { rootMargin: '50% 0px' });
   for (const s of document.querySelectorAll('.lesson-section')) io.observe(s);
 }
 
