@@ -5,7 +5,7 @@
 //! T = time (sequence length), C = channels, d = head size (d_k = d_v unless
 //! said), V = vocabulary size, B = batch, H = heads.
 //! Results derive `Serialize`: matrices serialise as `{ rows, cols, data }`
-//! (row-major, −∞ and NaN kept as numbers by serde-wasm-bindgen), which is the
+//! (row-major, −∞ and NaN kept as numbers by the boundary's tape, src/serialize/), which is the
 //! contract of the wasm boundary. Functions that take learner input return
 //! `Result<_, LessonError>` whose message says what to change.
 
