@@ -85,9 +85,10 @@ export function watch(page, { aborted = false, aside = () => false } = {}) {
  */
 export async function openPage(browser, url, {
   width = 1280, height = 900, locale = 'en-US', lang, init = [], permissions = [],
-  ready = 'html[data-ready="true"]', readyTimeout = 15000, watchPage, ...watching
+  ready = 'html[data-ready="true"]', readyTimeout = 15000, watchPage, colorScheme = 'light',
+  bypassCSP = false, ...watching
 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale });
+  const context = await browser.newContext({ viewport: { width, height }, locale, colorScheme, bypassCSP });
   if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(url).origin });
   if (lang) await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
   for (const script of [init].flat()) await context.addInitScript(script);
