@@ -123,6 +123,7 @@ class AttnPosition extends LessonWidget {
     for (const input of [...ui.toyInputs, ui.a, ui.b]) {
       if (this.shadowRoot.activeElement !== input) input.value = input._get(s);
     }
+    ui.toyInputs.forEach((input, i) => input.setAttribute('aria-label', this.t('a.pos.toyWord', { n: i + 1 })));
     ui.toyTitle.textContent = this.t('a.pos.toyTitle');
     ui.toyNote.textContent = this.t('a.pos.toyNote');
     s.toy.forEach((word, i) => {
