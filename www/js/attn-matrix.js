@@ -305,6 +305,18 @@ class AttnMatrix extends HTMLElement {
     return `${name}[${this.#rowLabels[r] ?? r}, ${this.#colLabels[c] ?? c}]`;
   }
 
+  /** Cell i as a screen reader says it: "W_q row d0 column c2" (subscripts as digits). */
+  #spoken(i) {
+    const { cols } = this.#value;
+    const [r, c] = [Math.floor(i / cols), i % cols];
+    const plain = (s) => String(s).replace(/[\u2080-\u2089]/g, (d) => String(d.charCodeAt(0) - 0x2080));
+    return t('cellName', {
+      name: this.getAttribute('label') ?? this.id ?? '',
+      row: plain(this.#rowLabels[r] ?? r),
+      col: plain(this.#colLabels[c] ?? c),
+    }, this.language);
+  }
+
   #render(previous) {
     const rebuilt = this.#shape !== `${this.#value.rows}x${this.#value.cols}:${this.editable}`;
     this.#build();
@@ -317,7 +329,7 @@ class AttnMatrix extends HTMLElement {
     const active = this.shadowRoot.activeElement;
     const old = !rebuilt && previous && previous.data.length === data.length ? previous.data : null;
     this.#inputs.forEach((input, i) => {
-      setAttr(input, 'aria-label', this.#label(i));
+      setAttr(input, 'aria-label', this.#spoken(i));
       const changed = !old || !Object.is(old[i], data[i]);
       if (changed && input !== active && !this.#errors.has(i)) {
         input.value = formatInput(data[i]);

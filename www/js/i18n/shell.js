@@ -12,6 +12,8 @@ export default {
     'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in, so that is what is shown.',
     // section 9's lead, on the page before the trainer's code (and its strings) loads
     'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads.',
+    // an editable cell's name for screen readers (the value is read after it)
+    cellName: '{name} row {row} column {col}',
     title: 'Attention Playground',
     language: 'Language',
     controls: 'Options',
@@ -82,6 +84,7 @@ export default {
     "pageTitle": "Attention Playground — self-attention, step by step",
   },
   zh: {
+    cellName: '{name} 第 {row} 行第 {col} 列',
     'a.asTables': '以表格显示',
     'a.head.scaled': '按 1/√dₖ 缩放',
     'a.head.sequence': '序列',
