@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { pageSuite } from './browser.mjs';
+import { headDrawn, pageSuite } from './browser.mjs';
 
 const { withPage } = pageSuite();
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -40,11 +40,6 @@ async function violations(page) {
       `${v.id} (${v.impact}): ${JSON.stringify(n.target)} ${n.failureSummary.replace(/\s+/g, ' ')}`));
   }, RULES);
 }
-
-/** notes-example.html sets no data-ready: its head has drawn the default numbers. */
-const headDrawn = (page) => page.waitForFunction(() => document.querySelector('attn-head')?.shadowRoot
-  ?.querySelector('attn-matrix#scores')?.shadowRoot?.querySelector('td[data-row="2"][data-col="0"]')?.textContent === '4.00',
-null, { timeout: 20000 });
 
 /** Opens the first explainable cell's explanation and turns every "Show as tables" on. */
 async function explainAndTables(page) {

@@ -195,3 +195,11 @@ export async function renderedText(page, selector) {
   await inView(el);
   return el.innerText();
 }
+
+/** Resolves once the page's first <attn-head> shows its default numbers (scores[2][0] is
+ *  4.00): for pages that set no data-ready, such as notes-example.html. */
+export function headDrawn(page) {
+  return page.waitForFunction(() => document.querySelector('attn-head')?.shadowRoot
+    ?.querySelector('attn-matrix#scores')?.shadowRoot?.querySelector('td[data-row="2"][data-col="0"]')
+    ?.textContent === '4.00', null, { timeout: 20000 });
+}

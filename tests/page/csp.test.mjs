@@ -24,7 +24,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { pageSuite } from './browser.mjs';
+import { headDrawn, pageSuite } from './browser.mjs';
 
 export const CSP = [
   "default-src 'self'",
@@ -212,10 +212,7 @@ for (const [file, check] of [
     const run = await underCsp(file, async (page) => {
       if (!ready) await page.waitForFunction(() => customElements.get('attn-head') || document.getElementById('status'), null, { timeout: 20000 });
       if (file === 'notes-example.html') {
-        await page.waitForFunction(() => {
-          const td = document.querySelector('attn-head')?.shadowRoot?.querySelector('attn-matrix#scores')?.shadowRoot?.querySelector('td[data-row="2"][data-col="0"]');
-          return td?.textContent === '4.00';
-        }, null, { timeout: 20000 });
+        await headDrawn(page);
       }
       if (file === 'bench.html') {
         // bench.html runs a GPT benchmark: only check that it starts under the policy.
