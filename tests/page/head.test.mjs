@@ -16,14 +16,15 @@ const text = (page, id, row, col) => cell(page, id, row, col).textContent();
 const texts = (page, id) => page.locator(`attn-matrix#${id}`).evaluate((el) =>
   [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
 
+const SHOWN = ['#s1', '#s2', '#s3', '#s4', 'header', '.toc'];
 /** All text a user could see in sections 1–4: light DOM, shadow roots, input values and titles. */
 const allText = async (page) => {
   const shown = [];
-  for (const s of ['#s1', '#s2', '#s3', '#s4', 'header', '.toc']) shown.push(await renderedText(page, s));
+  for (const s of SHOWN) shown.push(await renderedText(page, s));
   return [...shown, await titlesInputsShadows(page)].join('\n');
 };
-const titlesInputsShadows = (page) => page.evaluate(() => {
-  const sections = ['#s1', '#s2', '#s3', '#s4', 'header', '.toc'].map((s) => document.querySelector(s));
+const titlesInputsShadows = (page) => page.evaluate((shown) => {
+  const sections = shown.map((s) => document.querySelector(s));
   const parts = [];
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
@@ -37,7 +38,7 @@ const titlesInputsShadows = (page) => page.evaluate(() => {
   };
   sections.forEach(walk);
   return parts.join('\n');
-});
+}, SHOWN);
 
 /** Where keyboard focus is: the attn-matrix host id and the focused cell inside it. */
 const focusInfo = (page) => page.evaluate(() => {
