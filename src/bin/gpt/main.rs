@@ -15,7 +15,7 @@ mod args;
 mod bench;
 
 use args::{trainer, Args};
-use attention_playground::gpt::checkpoint;
+use attention_playground::gpt::{checkpoint, state};
 use attention_playground::gpt::sample::{generate, SampleOptions};
 use attention_playground::gpt::{Activations, Gpt, Parallel, Vocab};
 use bench::{cmd_bench, cmd_profile};
@@ -45,6 +45,8 @@ const USAGE: &str = "usage: gpt <train|sample|eval|bench> [flags]
     --n-layer --n-head --n-embd --block-size --batch-size --lr --weight-decay (override
     the preset) --dropout 0 --no-bias --no-causal
   train:  --iters N (2000) --eval-interval N (500) --out FILE.safetensors
+          --state FILE: also the training state (weights, AdamW moments, step), which
+          tools/export_nanogpt.py turns into a nanoGPT checkpoint that continues the run
   bench:  --iters N (200): 20 warm-up steps, then N timed steps; prints one JSON line
   eval:   --ckpt FILE --text TEXT (2..block_size+1 characters)
   sample: --ckpt FILE --prompt TEXT (\"\\n\") -n N (200) --greedy | --temperature T (1.0)
@@ -96,6 +98,10 @@ fn cmd_train(a: &Args) -> Result<(), String> {
     eprintln!();
     std::fs::write(&out, tr.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
     println!("saved {out}");
+    if let Some(path) = a.get::<String>("state")? {
+        std::fs::write(&path, state::to_bytes(&tr)).map_err(|e| format!("{path}: {e}"))?;
+        println!("saved {path}");
+    }
     Ok(())
 }
 
@@ -153,7 +159,7 @@ fn run(argv: &[String]) -> Result<(), String> {
     };
     let (values, switches): (Vec<&str>, &[&str]) = match cmd.as_str() {
         "train" => (
-            with_model(&["iters", "eval-interval", "out"]),
+            with_model(&["iters", "eval-interval", "out", "state"]),
             &["no-bias", "no-causal"],
         ),
         "bench" => (with_model(&["iters"]), &["no-bias", "no-causal"]),
