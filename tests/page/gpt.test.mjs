@@ -51,6 +51,26 @@ test('training starts, shows steps/s, the loss line falls; pause opens every hea
   const first = await matrices(gpt).first().evaluate((m) => m.value);
   assert.equal(first.rows, 8);
   assert.equal(await gpt.locator('attn-gpt-inspect .probs li').count(), 10);
+
+  // The training state (for tools/export_nanogpt.py): src/gpt/state.rs's container, at
+  // this step, holding the very checkpoint "Download .safetensors" gives.
+  const saved = async (name) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), button(gpt, name).click()]);
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'gpt-')), download.suggestedFilename());
+    await download.saveAs(file);
+    return { name: download.suggestedFilename(), bytes: await readFile(file) };
+  };
+  const st = await saved('Download training state');
+  assert.match(st.name, new RegExp(`^gpt-1x32-step${s.step}\\.state$`));
+  assert.match(await gpt.locator('.file-msg').innerText(), /training state .*export_nanogpt\.py/);
+  assert.equal(st.bytes.subarray(0, 8).toString(), 'APGPTST1');
+  const hlen = st.bytes.readUInt32LE(8);
+  const header = JSON.parse(st.bytes.subarray(12, 12 + hlen).toString());
+  assert.equal(header.step, s.step);
+  assert.equal(header.adam_t, s.step, 'one AdamW step per training step');
+  assert.equal(st.bytes.length, 12 + hlen + header.checkpoint_len + 8 * header.n_params);
+  const ckpt = await saved('Download .safetensors');
+  assert.deepEqual(st.bytes.subarray(12 + hlen, 12 + hlen + header.checkpoint_len), ckpt.bytes);
   await assertClean(page);
   await gpt.screenshot({ path: `${SHOTS}gpt-train.png` });
 }));

@@ -41,7 +41,7 @@ export class LiveMessage {
 }
 
 /** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, workers,
- *  causal, save, file, pretrained, resume, discard }: what each control calls. Returns the
+ *  causal, save, saveState, file, pretrained, resume, discard }: what each control calls. Returns the
  *  elements the widget updates. */
 export function buildTrainView(root, on) {
   const u = {};
@@ -62,6 +62,7 @@ export function buildTrainView(root, on) {
   u.sampleTitle = h('h4');
   u.inspect = h('attn-gpt-inspect', { frameless: true });
   u.save = button('gpt.save', on.save);
+  u.saveState = button('gpt.saveState', on.saveState);
   u.file = h('input', { type: 'file', accept: '.safetensors,application/octet-stream', onchange: on.file });
   u.pretrained = button('gpt.pretrained', on.pretrained);
   u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
@@ -80,7 +81,7 @@ export function buildTrainView(root, on) {
       u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
     h('div', { class: 'panel' },
       h('h4', { 'data-t': 'gpt.filesTitle' }),
-      h('div', { class: 'files' }, u.save, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
+      h('div', { class: 'files' }, u.save, u.saveState, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
         u.pretrained),
       u.fileMsg),
     h('div', { class: 'panel' }, h('h3', { 'data-t': 'gpt.inspectTitle' }), u.inspect));
@@ -91,6 +92,7 @@ export function buildTrainView(root, on) {
 export function labelTrainView(root, u, t) {
   for (const node of root.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
   u.workers.title = t('gpt.workersHint');
+  u.saveState.title = t('gpt.saveStateHint');
   u.plot.labels = {
     x: t('gpt.axisStep'), y: t('gpt.axisLoss'), batch: t('gpt.batchLoss'),
     train: t('gpt.trainLoss'), val: t('gpt.valLoss'), empty: t('gpt.plotEmpty'),
@@ -113,6 +115,7 @@ export function paintTrainView(u, t, { status, info, last: L }) {
   u.pause.disabled = !running;
   u.reset.disabled = status === 'building' || status === 'starting' || status === 'resuming';
   u.save.disabled = running || !info;
+  u.saveState.disabled = running || !info?.trainable || !(L.step > 0);
   u.pretrained.disabled = running;
   u.file.disabled = running;
   u.status.textContent = t(`gpt.status.${status}`, { step: formatGrouped(L.step) });

@@ -57,6 +57,7 @@ class AttnGptTrain extends AttnWidget {
     this.ui = buildTrainView(root, {
       settings: () => this.#settingsChanged(), start: () => this.start(), pause: () => this.pause(),
       reset: () => this.reset(), workers: () => this.#workersChanged(), causal: () => this.#setCausal(), save: () => this.save(),
+      saveState: () => this.saveState(),
       file: () => this.#loadFile(), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
     });
@@ -226,12 +227,23 @@ class AttnGptTrain extends AttnWidget {
     if (info && this.#status !== 'running') this.ui.inspect.open(info);
   }
 
-  async save() {
+  /** Downloads the checkpoint (weights and vocab): the page and `gpt` load it back. */
+  save() {
+    return this.#download('save', (bytes) => bytes, 'safetensors', 'gpt.saved');
+  }
+
+  /** Downloads the training state (weights, AdamW moments and step): what
+   *  tools/export_nanogpt.py turns into a nanoGPT checkpoint that continues this run. */
+  saveState() {
+    return this.#download('state', (r) => r.bytes, 'state', 'gpt.savedState');
+  }
+
+  async #download(call, bytesOf, ext, savedKey) {
     if (!this.#info) return;
     try {
-      const bytes = await this.#client.call('save');
-      download(this.shadowRoot, bytes, `gpt-${this.#info.n_layer}x${this.#info.n_embd}-step${this.#last.step}.safetensors`);
-      this.#fileMsg.show(() => this.t('gpt.saved', { kb: formatGrouped(bytes.length / 1024) }), true);
+      const bytes = bytesOf(await this.#client.call(call));
+      download(this.shadowRoot, bytes, `gpt-${this.#info.n_layer}x${this.#info.n_embd}-step${this.#last.step}.${ext}`);
+      this.#fileMsg.show(() => this.t(savedKey, { kb: formatGrouped(bytes.length / 1024) }), true);
     } catch (err) {
       this.#fileMsg.show(() => message(err, this.language));
     }
