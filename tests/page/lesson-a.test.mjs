@@ -69,9 +69,9 @@ test('§2: the four schemes agree; all-ones and tril variants; the second data s
   assert.match(await textOf(page, 'attn-schemes .rung-2 .diff'), /max \|difference\| from the loop: (0|\d\.\de−1[5-7])/);
   assert.match(await textOf(page, 'attn-schemes .rung-4 pre'), /q @ k\.transpose/);
   assert.equal(await page.locator('attn-schemes .rung-4 pre .changed').count(), 2, 'wei = q @ kᵀ and out = wei @ v');
-  const ones = await cells(page, 'attn-schemes .panel:has(> h4:text("All ones")) attn-matrix[label="out"]');
+  const ones = await cells(page, 'attn-schemes .panel:has(> h3:text("All ones")) attn-matrix[label="out"]');
   assert.deepEqual(ones, ['14.00', '16.00', '14.00', '16.00', '14.00', '16.00']);
-  const tril = await cells(page, 'attn-schemes .panel:has(> h4:text("Lower-triangular")) attn-matrix[label="out"]');
+  const tril = await cells(page, 'attn-schemes .panel:has(> h3:text("Lower-triangular")) attn-matrix[label="out"]');
   assert.deepEqual(tril, ['2.00', '7.00', '8.00', '11.00', '14.00', '16.00']);
   assert.match(await textOf(page, 'attn-schemes'), /16384/);
   // Every number explains itself: a clicked output cell is explained by Rust (explainScheme).

@@ -60,12 +60,12 @@ class AttnBias extends drawsInFrame(LessonWidget) {
         }
       });
       const p = { box, field, text: h('span'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }),
-        verdict: h('p', { class: 'msg', role: 'status' }), title: h('h4') };
+        verdict: h('p', { class: 'msg', role: 'status' }), title: h('h3') };
       p.el = h('div', { class: `panel ${key}-panel`, 'data-explain-scope': '' }, p.title, h('div', { class: 'controls' }, h('label', {}, box, p.text), field),
         h('div', { class: 'row' }, p.scores.el, p.weights.el), p.verdict);
       return p;
     };
-    ui.base = { title: h('h4'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }) };
+    ui.base = { title: h('h3'), scores: matrixBlock({ label: 'scores' }), weights: matrixBlock({ label: 'weights', palette: 'weights' }) };
     ui.base.el = h('div', { class: 'panel', 'data-explain-scope': '' }, ui.base.title, h('div', { class: 'row' }, ui.base.scores.el, ui.base.weights.el));
     ui.k = side('k');
     ui.q = side('q');

@@ -104,7 +104,7 @@ class AttnBigramSplit extends LessonWidget {
   #corpusSkeleton(C) {
     const line = (key) => h('tr', {}, h('td', {}, this.t(key, { v: '…', c: C })), h('td', { class: 'value' }, '…'));
     this.#ui.corpus.replaceChildren(
-      h('h4', { class: 'muted' }, this.t('a.bigram.loading')),
+      h('h3', { class: 'muted' }, this.t('a.bigram.loading')),
       h('table', { class: 'plain' }, h('tbody', {},
         line('a.split.lossUniform'), line('a.split.lossBigram'), line('a.split.lossSplit'), line('a.split.lossCount'))),
       h('p', { class: 'muted' }, this.t('a.split.oursNote')));
@@ -125,7 +125,7 @@ class AttnBigramSplit extends LessonWidget {
     ui.corpus.removeAttribute('aria-busy');
     const line = (key, v) => h('tr', {}, h('td', {}, this.t(key, { v: l.vocab_size, c: C })), h('td', { class: 'value' }, formatCell(v)));
     ui.corpus.replaceChildren(
-      h('h4', {}, this.t('a.split.ours', { v: l.vocab_size })),
+      h('h3', {}, this.t('a.split.ours', { v: l.vocab_size })),
       h('table', { class: 'plain' }, h('tbody', {},
         line('a.split.lossUniform', l.uniform), line('a.split.lossBigram', l.bigram_init),
         line('a.split.lossSplit', l.split_init), line('a.split.lossCount', l.count_model))),

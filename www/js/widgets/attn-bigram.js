@@ -86,7 +86,7 @@ class AttnBigram extends LessonWidget {
       const chars = [...word];
       const last = chars[chars.length - 1];
       return h('div', { class: 'panel skeleton', 'aria-busy': 'true' },
-        h('h4', {}, h('span', { class: 'mono word' }, chars.slice(0, -1).join(''), h('mark', {}, showChar(last))),
+        h('h3', {}, h('span', { class: 'mono word' }, chars.slice(0, -1).join(''), h('mark', {}, showChar(last))),
           h('span', { class: 'muted' }, this.t('a.bigram.last', { c: showChar(last), i: '…' }))),
         h('table', { class: 'plain' },
           h('thead', {}, h('tr', {}, ...['a.bigram.next', 'a.bigram.count', 'a.bigram.prob', 'a.bigram.logit']
@@ -147,7 +147,7 @@ class AttnBigram extends LessonWidget {
     const same = w.identical_to_first
       ? h('span', { class: 'ok' }, this.t('a.bigram.identical')) : h('span', { class: 'bad' }, this.t('a.bigram.notIdentical'));
     return h('div', { class: 'panel' },
-      h('h4', {}, word, h('span', { class: 'muted' }, this.t('a.bigram.last', { c: showChar(w.last_char), i: w.last_index }))),
+      h('h3', {}, word, h('span', { class: 'muted' }, this.t('a.bigram.last', { c: showChar(w.last_char), i: w.last_index }))),
       table, h('p', { class: 'fact' }, same));
   }
 }

@@ -51,7 +51,7 @@ class AttnCompareWords extends drawsInFrame(LessonWidget) {
       return input;
     });
     ui.tables = tableSwitch(this, root);
-    ui.sides = [0, 1].map(() => ({ x: matrixBlock({ label: 'x' }), w: matrixBlock({ label: 'weights', palette: 'weights' }), title: h('h4', { class: 'mono' }) }));
+    ui.sides = [0, 1].map(() => ({ x: matrixBlock({ label: 'x' }), w: matrixBlock({ label: 'weights', palette: 'weights' }), title: h('h3', { class: 'mono' }) }));
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     ui.hint = h('p', { class: 'muted' });
     ui.explain = explainTraces(this, {

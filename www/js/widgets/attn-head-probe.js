@@ -65,7 +65,7 @@ class AttnHeadProbe extends drawsInFrame(PartAWidget) {
     ui.viaM = matrixBlock({ label: 'x M xᵀ' });
     ui.formula = h('div', { class: 'formula' });
     ui.facts = h('div', { class: 'col' });
-    ui.termsTitle = h('h4');
+    ui.termsTitle = h('h3');
     ui.terms = h('div', { class: 'terms' });
     ui.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
     // Kinds by grid: the explanation is of exactly the head drawn (linkedHead).

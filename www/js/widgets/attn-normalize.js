@@ -43,12 +43,12 @@ class AttnNormalize extends LessonWidget {
     ui.tables = tableSwitch(this, root);
     ui.sums = h('p', { class: 'fact' });
     const panel = (key) => {
-      const p = { title: h('h4'), block: matrixBlock({ label: key, palette: 'weights' }), note: h('p', { class: 'fact' }) };
+      const p = { title: h('h3'), block: matrixBlock({ label: key, palette: 'weights' }), note: h('p', { class: 'fact' }) };
       p.el = h('div', { class: `panel ${key}` }, p.title, p.block.el, p.note);
       return p;
     };
     ui.dirs = { by_rows: panel('by_rows'), by_columns: panel('by_columns'), whole: panel('whole') };
-    ui.trapTitle = h('h4', { class: 'side-title' });
+    ui.trapTitle = h('h3', { class: 'side-title' });
     ui.right = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1, keepdim=True)   # (T,T) / (T,1)'), block: matrixBlock({ label: 'right', palette: 'weights' }), note: h('p', { class: 'fact' }) };
     ui.wrong = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1)                 # (T,T) / (T,)'), block: matrixBlock({ label: 'wrong', palette: 'weights' }), note: h('p', { class: 'fact' }) };
     const trap = (p, cls) => h('div', { class: `panel ${cls}` }, p.code, p.block.el, p.note);

@@ -54,14 +54,14 @@ class AttnPosTable extends LessonWidget {
     }
     const field = (k) => h('label', {}, ui.fields[k].text, ui.fields[k].input);
     ui.tables = tableSwitch(this, root);
-    ui.sinTitle = h('h4');
+    ui.sinTitle = h('h3');
     ui.sin = matrixBlock({ label: 'PE' });
     ui.explain = explainGrids(this, {
       grids: () => [ui.sin.matrix],
       explain: (grid, row, col) => this.core.explainPosition(this.state.t, this.state.c, 'PE', row, col),
       key: () => JSON.stringify([this.state.t, this.state.c]),
     });
-    ui.cropTitle = h('h4');
+    ui.cropTitle = h('h3');
     ui.crop = h('p', { class: 'fact' });
     ui.strip = h('div', { class: 'strip', 'aria-hidden': 'true' });
     ui.cropNote = h('p', { class: 'muted' });

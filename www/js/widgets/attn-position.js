@@ -59,7 +59,7 @@ class AttnPosition extends LessonWidget {
     ui.toyInputs = [0, 1].map((i) => wordInput((s) => s.toy[i], (s, w) => { s.toy[i] = w; }));
     ui.toy = [0, 1].map(() => ({ tok: matrixBlock({ label: 'tok' }), x: matrixBlock({ label: 'x' }) }));
     ui.tables = tableSwitch(this, root);
-    ui.toyTitle = h('h4');
+    ui.toyTitle = h('h3');
     ui.toyNote = h('p', { class: 'muted' });
     ui.toyPanels = ui.toy.map((t, i) => h('div', { class: 'panel' },
       h('label', { class: 'field' }, ui.toyInputs[i]), h('div', { class: 'row' }, t.tok.el, t.x.el)));
@@ -74,8 +74,8 @@ class AttnPosition extends LessonWidget {
     };
     ui.positions = toggle('positions');
     ui.causal = toggle('causal');
-    ui.orderTitle = h('h4', { class: 'side-title' });
-    ui.outs = [0, 1].map(() => ({ title: h('h4', { class: 'mono' }), x: matrixBlock({ label: 'x' }), out: matrixBlock({ label: 'out' }) }));
+    ui.orderTitle = h('h3', { class: 'side-title' });
+    ui.outs = [0, 1].map(() => ({ title: h('h3', { class: 'mono' }), x: matrixBlock({ label: 'x' }), out: matrixBlock({ label: 'out' }) }));
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     // Each word's outputs explain a clicked cell (explainTrace on its trace).
     ui.explain = explainTraces(this, {

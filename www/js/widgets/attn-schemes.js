@@ -67,7 +67,7 @@ class AttnSchemes extends LessonWidget {
     ui.xNote = h('p', { class: 'muted' });
     ui.ladder = h('div', { class: 'ladder' });
     this.#rungs = CODE.map((code, i) => {
-      const r = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
+      const r = { title: h('h3'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
         out: matrixBlock({ label: 'out', caption: i === 3 ? 'out' : 'xbow' }), diff: h('p', { class: 'fact diff' }) };
       r.code.append(...code.lines.map((line, j) => h('span', { class: code.changed.includes(j) ? 'changed' : '' }, `${line}\n`)));
       r.el = h('div', { class: `panel rung rung-${i + 1}` }, r.title, r.code, h('div', { class: 'mats' }, r.weights.el, r.out.el), r.diff);
@@ -79,7 +79,7 @@ class AttnSchemes extends LessonWidget {
       return r;
     });
     for (const key of ['all_ones', 'tril_sums']) {
-      const v = { title: h('h4'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
+      const v = { title: h('h3'), code: h('pre', { class: 'code' }), weights: matrixBlock({ label: 'wei', palette: 'weights', caption: 'wei' }),
         out: matrixBlock({ label: 'out', caption: 'xbow' }), note: h('p', { class: 'fact' }) };
       v.el = h('div', { class: 'panel' }, v.title, v.code, h('div', { class: 'row' }, v.weights.el, v.out.el), v.note);
       this.#variants[key] = v;
@@ -92,7 +92,7 @@ class AttnSchemes extends LessonWidget {
     for (const el of [ui.b, ui.t]) el.addEventListener('input', () => this.refresh());
     ui.cost = h('div', { class: 'panel' }, h('div', { class: 'controls' }, h('label', {}, ui.bText, ui.b), h('label', {}, ui.tText, ui.t)), ui.loops);
     ui.side = h('div', { class: 'grid' }, this.#variants.all_ones.el, this.#variants.tril_sums.el, ui.cost);
-    ui.sideTitle = h('h4', { class: 'side-title' });
+    ui.sideTitle = h('h3', { class: 'side-title' });
     ui.explain = h('attn-explain');
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     root.append(h('div', { class: 'controls' }, ...ui.sets, ui.tables.el),

@@ -39,8 +39,8 @@ class AttnValueChange extends drawsInFrame(LessonWidget) {
     ui.w = matrixBlock({ label: 'W_v', editable: true, caption: 'new W_v' });
     ui.w.matrix.addEventListener('cell-edit', (e) => this.#onEdit(e));
     ui.tables = tableSwitch(this, root);
-    ui.before = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
-    ui.after = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h4') };
+    ui.before = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h3') };
+    ui.after = { w: matrixBlock({ label: 'weights', palette: 'weights' }), out: matrixBlock({ label: 'out' }), title: h('h3') };
     ui.verdict = h('p', { class: 'msg', role: 'status' });
     // Both heads' weights and outputs explain a clicked cell (explainTrace).
     const sideOf = (grid) => (grid === ui.after.w.matrix || grid === ui.after.out.matrix ? 'after' : 'before');

@@ -80,8 +80,8 @@ class Exercise extends AttnWidget {
     this.printed = h('pre', { class: 'code printed', hidden: true });
     this.result = h('div', { hidden: true, 'data-explain-scope': '' },
       h('div', { class: 'row' },
-        h('div', { class: 'col panel' }, k('h4', 'b.weights'), this.weights),
-        h('div', { class: 'col panel' }, k('h4', 'b.ex.sums'), this.sums)),
+        h('div', { class: 'col panel' }, k('h3', 'b.weights'), this.weights),
+        h('div', { class: 'col panel' }, k('h3', 'b.ex.sums'), this.sums)),
       h('div', { style: 'margin-top:10px' }, this.verdict, this.hints, this.printed));
     this.waiting = k('p', 'b.ex.waiting', { class: 'muted' });
     adoptTex(this.shadowRoot);
@@ -151,10 +151,10 @@ class Exercise extends AttnWidget {
     this.mhResult = h('p', { class: 'msg', role: 'status' });
     this.mhWeights = matrix('head 0 weights', 'weights');
     return h('div', { class: 'mh', 'data-explain-scope': '' },
-      k('h4', 'b.mh.title'), k('p', 'b.mh.lead', { class: 'lead' }),
+      k('h3', 'b.mh.title'), k('p', 'b.mh.lead', { class: 'lead' }),
       h('div', { class: 'controls' }, causal.label, this.mhButton),
       this.mhResult,
-      h('div', { class: 'col', style: 'margin-top:8px' }, k('h4', 'b.mh.head0'), this.mhWeights));
+      h('div', { class: 'col', style: 'margin-top:8px' }, k('h3', 'b.mh.head0'), this.mhWeights));
   }
 
   #candidates(core) {

@@ -78,10 +78,10 @@ class AttnGptSettings extends AttnWidget {
     e.info = h('p', { class: 'muted' });
     e.vocab = h('p', { class: 'vocab' });
     e.fieldset = h('fieldset', {},
-      h('h4', { 'data-t': 'gpt.model' }),
+      h('h3', { 'data-t': 'gpt.model' }),
       h('label', {}, h('span', { 'data-t': 'gpt.preset' }), e.preset),
       h('div', { class: 'fields' }, ...FIELDS.map((f) => h('label', {}, h('span', {}, f), e.inputs[f]))),
-      h('h4', { 'data-t': 'gpt.corpus' }),
+      h('h3', { 'data-t': 'gpt.corpus' }),
       h('div', { class: 'radios', role: 'radiogroup' },
         h('label', {}, e.radioDefault, h('span', { 'data-t': 'gpt.corpusDefault' })),
         h('label', {}, e.radioOwn, h('span', { 'data-t': 'gpt.corpusOwn' }))),

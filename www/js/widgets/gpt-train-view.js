@@ -59,7 +59,7 @@ export function buildTrainView(root, on) {
   u.stats = h('div', { class: 'stats', 'aria-live': 'off' });
   u.plot = h('attn-loss-plot');
   u.sample = h('pre', { class: 'sample' });
-  u.sampleTitle = h('h4');
+  u.sampleTitle = h('h3');
   u.inspect = h('attn-gpt-inspect', { frameless: true });
   u.save = button('gpt.save', on.save);
   u.saveState = button('gpt.saveState', on.saveState);
@@ -80,7 +80,7 @@ export function buildTrainView(root, on) {
         h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
       u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
     h('div', { class: 'panel' },
-      h('h4', { 'data-t': 'gpt.filesTitle' }),
+      h('h3', { 'data-t': 'gpt.filesTitle' }),
       h('div', { class: 'files' }, u.save, u.saveState, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
         u.pretrained),
       u.fileMsg),

@@ -24,7 +24,7 @@ class Interview extends AttnWidget {
   build(root) {
     adoptTex(this.shadowRoot);
     const q = (n, ...answer) => h('div', { class: 'iq', 'data-interview': n },
-      k('h4', `b.iv.${n}.q`),
+      k('h3', `b.iv.${n}.q`),
       h('textarea', { 'data-k-aria': 'b.iv.yours', 'data-k-placeholder': 'b.iv.yours' }),
       h('details', {}, k('summary', 'b.iv.reveal'), ...answer));
     root.append(

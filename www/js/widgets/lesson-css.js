@@ -12,7 +12,7 @@ button.tables { font-size: .8rem; font-weight: 500; padding: 2px 10px; }
 .lead { margin: 0 0 10px; max-width: 72ch; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); gap: 14px; }
 .panel { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; min-width: 0; }
-.panel h4 { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
+.panel h3, .panel h4 { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .fact { font-size: .92rem; margin: 6px 0 0; }
 .fact b, .value b { font-weight: 700; }
 .tex-display { display: block; overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
@@ -38,7 +38,7 @@ export const NOTE_WIDGET_CSS = `
 .lead { max-width: 70ch; }
 .msg.ok, .msg.bad { font-weight: 500; }
 .panel { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; min-width: 0; }
-.panel h4 { font-size: .9rem; }
+.panel h3, .panel h4 { font-size: .9rem; }
 .big { font: 600 1.05rem var(--_mono); font-variant-numeric: tabular-nums; }
 .result { margin: 8px 0 0; }
 .busy { opacity: .6; }
@@ -47,7 +47,7 @@ export const NOTE_WIDGET_CSS = `
 .formulas { display: flex; flex-wrap: wrap; justify-content: center; align-items: center; gap: 0 48px; }
 fieldset { border: 1px solid var(--_line); border-radius: 10px; padding: 6px 12px 10px; margin: 0; min-width: 0; }
 legend { font-weight: 600; font-size: .9rem; padding: 0 4px; }
-fieldset label { display: flex; margin: 4px 0; font-size: .9rem; }
+fieldset label { display: flex; align-items: center; min-height: 24px; margin: 4px 0; font-size: .9rem; } /* WCAG 2.2 target size: radios 24 px apart */
 fieldset code { font-size: .8rem; overflow-wrap: anywhere; }
 @media (max-width: 480px) { .frame { padding: 12px 10px; } }
 `;

@@ -64,8 +64,8 @@ class Practice extends AttnWidget {
       h('ol', { class: 'qs' }, ...this.items.map((it) => it.li)),
       h('details', {}, k('summary', 'b.pr.axisTitle'), k('p', 'b.pr.axisLead', { class: 'lead' }),
         h('div', { class: 'row' },
-          h('div', { class: 'col panel' }, k('h4', 'b.pr.axisRight'), this.wrong.right),
-          h('div', { class: 'col panel' }, k('h4', 'b.pr.axisWrong'), this.wrong.wrong)),
+          h('div', { class: 'col panel' }, k('h3', 'b.pr.axisRight'), this.wrong.right),
+          h('div', { class: 'col panel' }, k('h3', 'b.pr.axisWrong'), this.wrong.wrong)),
         h('div', { class: 'scroll-x', style: 'margin-top:8px' }, this.wrongSums), this.wrongNote),
       this.explainer.panel,
     );

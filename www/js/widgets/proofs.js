@@ -30,7 +30,7 @@ class Proofs extends AttnWidget {
   static tag = 'attn-proofs';
   static css = `${B_CSS}
     .proof { border: 1px solid var(--_line); border-radius: 10px; padding: 10px 12px; margin-top: 12px; }
-    .proof h4 { display: flex; gap: 8px; align-items: baseline; }
+    .proof h3 { display: flex; gap: 8px; align-items: baseline; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%;
       background: var(--_accent); color: #fff; font-size: .8rem; flex: none; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
@@ -59,7 +59,7 @@ class Proofs extends AttnWidget {
     this.mats = { masked_before: null, masked_after: null, unmasked_before: null, unmasked_after: null };
     const panels = Object.keys(this.mats).map((name) => {
       this.mats[name] = matrix(name, 'signed');
-      return h('div', { class: 'col panel' }, k('h4', `b.proofs.${name}`), h('div', { class: 'scroll-x' }, this.mats[name]));
+      return h('div', { class: 'col panel' }, k('h3', `b.proofs.${name}`), h('div', { class: 'scroll-x' }, this.mats[name]));
     });
     const names = new Map(Object.entries(this.mats).map(([name, el]) => [el, name]));
     // Labels for the matrices an output is made from (not drawn here).
@@ -73,7 +73,7 @@ class Proofs extends AttnWidget {
         panel.labels = { ...labels, [names.get(grid)]: { rows: ROWS, cols: COLS, title: this.t(`b.proofs.${names.get(grid)}`) } };
       },
     });
-    const title = (n, key) => h('h4', {}, h('span', { class: 'num', 'aria-hidden': 'true' }, String(n)), k('span', key));
+    const title = (n, key) => h('h3', {}, h('span', { class: 'num', 'aria-hidden': 'true' }, String(n)), k('span', key));
     root.append(
       k('p', 'b.proofs.lead', { class: 'lead' }),
       h('div', { class: 'controls' }, this.again, this.seedOut),

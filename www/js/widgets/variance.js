@@ -44,7 +44,7 @@ class Variance extends AttnWidget {
         k('th', 'b.var.std', { scope: 'col' }))),
       this.body);
     root.append(
-      k('h4', 'b.var.title'),
+      k('h3', 'b.var.title'),
       h('div', { class: 'controls' }, this.button, this.progress, this.status),
       h('div', { class: 'scroll-x wrap' }, this.table),
       k('p', 'b.var.course', { class: 'muted', style: 'margin-top:6px' }),
