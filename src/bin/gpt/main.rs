@@ -15,8 +15,8 @@ mod args;
 mod bench;
 
 use args::{trainer, Args};
-use attention_playground::gpt::{checkpoint, state};
 use attention_playground::gpt::sample::{generate, SampleOptions};
+use attention_playground::gpt::{checkpoint, state};
 use attention_playground::gpt::{Activations, Gpt, Parallel, Vocab};
 use bench::{cmd_bench, cmd_profile};
 use serde_json::json;
