@@ -9,6 +9,7 @@
 //!   cargo run --example resume_fixture -- target/resume_fixture
 
 use attention_playground::gpt::{state, Hyperparams, Trainer};
+use safetensors::{tensor::TensorView, Dtype};
 use std::path::Path;
 
 /// The state is saved after this many steps, and the run goes on to twice as many.
@@ -16,28 +17,6 @@ const SAVED_AT: usize = 5;
 
 fn text() -> String {
     "First Citizen: Before we proceed any further, hear me speak. Speak, speak! ".repeat(40)
-}
-
-/// A safetensors file of f32 tensors (name, shape, values), in the order given.
-fn safetensors(tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
-    let mut header = serde_json::Map::new();
-    let mut offset = 0;
-    for (name, shape, values) in tensors {
-        let end = offset + 4 * values.len();
-        header.insert(
-            name.clone(),
-            serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [offset, end]}),
-        );
-        offset = end;
-    }
-    let mut head = serde_json::to_vec(&header).expect("json serialises");
-    head.resize(head.len().next_multiple_of(8), b' ');
-    let mut out = (head.len() as u64).to_le_bytes().to_vec();
-    out.extend_from_slice(&head);
-    for (_, _, values) in tensors {
-        out.extend(values.iter().flat_map(|x| x.to_le_bytes()));
-    }
-    out
 }
 
 fn main() -> Result<(), String> {
@@ -53,7 +32,8 @@ fn main() -> Result<(), String> {
             ..Hyperparams::preset("tiny").map_err(|e| e.to_string())?
         };
         let mut tr = Trainer::new(&text(), hp, 7).map_err(|e| e.to_string())?;
-        let mut grads = Vec::new();
+        // (name, shape, f32 little-endian bytes) of every tensor of steps SAVED_AT+1..
+        let mut grads: Vec<(String, Vec<usize>, Vec<u8>)> = Vec::new();
         for step in 1..=2 * SAVED_AT {
             tr.step();
             if step == SAVED_AT {
@@ -62,15 +42,21 @@ fn main() -> Result<(), String> {
             }
             if step > SAVED_AT {
                 for spec in &tr.model.index.specs {
-                    let g = tr.model.grads[spec.range.clone()].to_vec();
-                    grads.push((format!("{}@{step}", spec.name), spec.shape.clone(), g));
+                    let g = &tr.model.grads[spec.range.clone()];
+                    let bytes = g.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    grads.push((format!("{}@{step}", spec.name), spec.shape.clone(), bytes));
                 }
             }
         }
+        let views = grads.iter().map(|(n, shape, bytes)| {
+            let view = TensorView::new(Dtype::F32, shape.clone(), bytes).expect("sizes match");
+            (n.as_str(), view)
+        });
+        let grads = safetensors::serialize(views, None).map_err(|e| e.to_string())?;
         let write = |ext: &str, bytes: Vec<u8>| {
             std::fs::write(dir.join(format!("{name}.{ext}")), bytes).map_err(|e| e.to_string())
         };
-        write("grads", safetensors(&grads))?;
+        write("grads", grads)?;
         write("after", tr.to_bytes())?;
     }
     println!("wrote {}", dir.display());
