@@ -7,46 +7,20 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SHOTS, pageSuite } from './browser.mjs';
+import { DIST, freshDist } from './dist.mjs';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const DIST = path.join(REPO, 'dist/attention-playground');
 const SUB = 'course/notes/attention-playground/';
 const NOTE_WIDGETS = ['attn-bigram', 'attn-sum-norm', 'attn-softmax-steps', 'attn-head', 'attn-note-graph'];
 
 let tmp;
 
-/** Every file under `dir`, recursively. */
-async function* files(dir) {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* files(p);
-    else yield p;
-  }
-}
-
-/** True when dist/ is missing, or older than any file of www/ it is copied from. */
-async function distStale() {
-  const built = await stat(path.join(DIST, 'CONTENTS.txt')).catch(() => null);
-  if (!built) return true;
-  for await (const f of files(path.join(REPO, 'www'))) {
-    if ((await stat(f)).mtimeMs > built.mtimeMs) return true;
-  }
-  // A copy taken while another build rewrote www/pkg is not a wasm module: build again.
-  const wasm = await readFile(path.join(DIST, 'pkg/attention_playground_bg.wasm')).catch(() => Buffer.alloc(0));
-  return !wasm.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d]));
-}
-
 /** Copies the built folder (built again if stale) under SUB of a fresh temp site. */
 async function copySite() {
-  if (await distStale()) {
-    execFileSync('bash', ['build.sh', 'dist'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], timeout: 15 * 60_000 });
-  }
+  await freshDist();
   tmp = await mkdtemp(path.join(tmpdir(), 'attn-embed-'));
   const folder = path.join(tmp, 'site', SUB);
   await mkdir(path.dirname(folder), { recursive: true });
