@@ -278,6 +278,32 @@ test('attribute changes re-render live; loading widgets.js twice is harmless', (
   assert.match(await shadowText(page, '#late'), /0\.75.*0\.25/s);
 }));
 
+test('theme reaches the explanation inside a widget; theme="auto" follows the page\'s color-scheme live', () => withEmbed('notes-example.html', async (page) => {
+  // text colours (the notes page sets its own --attn-bg, not --attn-fg): frame and open panel
+  const colors = () => page.locator('#head-a').evaluate((el) => [el.shadowRoot.querySelector('.frame'),
+    el.shadowRoot.querySelector('attn-explain').shadowRoot.querySelector('.panel')].map((x) => getComputedStyle(x).color));
+  const LIGHT = ['rgb(27, 30, 39)', 'rgb(27, 30, 39)'];
+  const DARK = ['rgb(232, 233, 238)', 'rgb(232, 233, 238)'];
+  const head = page.locator('#head-a');
+  await head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]').click();
+  assert.deepEqual(await colors(), LIGHT, 'no theme: light');
+  await head.evaluate((el) => el.setAttribute('theme', 'dark'));
+  assert.deepEqual(await colors(), DARK, 'theme="dark": the panel inside is dark too');
+  await head.evaluate((el) => el.setAttribute('theme', 'auto'));
+  assert.deepEqual(await colors(), LIGHT, 'auto on a page that declares no color-scheme, system light');
+  await page.evaluate(() => { document.documentElement.style.colorScheme = 'dark'; });
+  await page.waitForFunction(() => document.querySelector('#head-a').matches(':state(dark)'));
+  assert.deepEqual(await colors(), DARK, 'auto: the page says dark');
+  await page.evaluate(() => { document.documentElement.style.colorScheme = 'light'; });
+  await page.waitForFunction(() => !document.querySelector('#head-a').matches(':state(dark)'));
+  assert.deepEqual(await colors(), LIGHT, 'auto: the page says light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.deepEqual(await colors(), LIGHT, 'a declared light wins over the system');
+  await page.evaluate(() => { document.documentElement.style.colorScheme = ''; });
+  await page.waitForFunction(() => document.querySelector('#head-a').matches(':state(dark)'));
+  assert.deepEqual(await colors(), DARK, 'auto, nothing declared: the system\'s dark');
+}));
+
 test('a bad attribute shows an inline message in the widget, never a page error', () => withEmbed('notes-example.html', async (page) => {
   await page.locator('#head-a').evaluate((el) => el.setAttribute('weights', 'gpt2'));
   await page.waitForFunction(() => !document.querySelector('#head-a').shadowRoot.querySelector('.widget-error').hidden);

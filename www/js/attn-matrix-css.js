@@ -1,6 +1,8 @@
 // Shadow-DOM styles of <attn-matrix> (kept apart so the element's logic stays short).
 // Hosts may theme it with --attn-cell-w, --attn-cell-h, --attn-muted, --attn-mono, --attn-focus.
 
+import { sheet } from './widget-css.js';
+
 export const CSS = `
 :host { display: block; max-width: 100%; font-variant-numeric: tabular-nums;
   --cell-w: var(--attn-cell-w, 3.4rem); --cell-h: var(--attn-cell-h, 2.15rem);
@@ -66,12 +68,7 @@ table.plain td.selected { background: #ece9f8; }
   white-space: nowrap; margin: -1px; padding: 0; border: 0; }
 `;
 
-let sheet = null;
 /** The shared sheet of every <attn-matrix> (made once). */
 export function styles() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
+  return sheet(CSS);
 }

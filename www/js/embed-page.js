@@ -65,7 +65,7 @@ const CATALOGUE = [
 
 const COMMON = [
   ['lang', 'en | zh', 'the page’s language'],
-  ['theme', 'light | dark | auto (follows prefers-color-scheme)', 'light'],
+  ['theme', 'light | dark | auto: dark where the host page declares color-scheme: dark (MkDocs Material’s slate, mdBook’s navy, coal and ayu), light where it declares light, else as the reader’s prefers-color-scheme; it follows the host’s palette switch live', 'light'],
   ['frameless', 'boolean: no border, padding or background', 'absent'],
   ['readonly', 'boolean, on every lesson widget (not the GPT trainer): the numbers are shown but cannot be changed. '
     + 'Inputs, switches, buttons and editable grids are locked; “Show as tables” and click-to-explain cells still work. '

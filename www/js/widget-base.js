@@ -45,7 +45,8 @@
 
 import { loadCore } from './wasm.js';
 import { errorText, getLang, langChangedUnder, langOf, onLangChange, t } from './i18n.js';
-import { BASE_CSS } from './widget-css.js';
+import { BASE_CSS, sheet } from './widget-css.js';
+import { followScheme, unfollowScheme, updateSchemes } from './color-scheme.js';
 
 // Jobs of the widgets far from the viewport: the first build, then the first render, one
 // per task in the order they came (document order), after the near widgets' renders.
@@ -122,15 +123,13 @@ export function whenNear(el) {
 let pageLoaded = document.readyState === 'complete';
 if (!pageLoaded) window.addEventListener('load', () => { pageLoaded = true; }, { once: true });
 
-const sheets = new Map();
-function sheet(css) {
-  let s = sheets.get(css);
-  if (!s) {
-    s = new CSSStyleSheet();
-    s.replaceSync(css);
-    sheets.set(css, s);
-  }
-  return s;
+/** Keys typed into a field of a widget, or used by the widget, stay inside it. A host
+ *  that reads keys from `document` sees the widget, not its field, as the active element
+ *  (Shadow DOM), and would act on them: reveal.js turns the slide on an arrow, space or
+ *  "f"; MkDocs Material opens its search on "s" or "/". */
+function keepKeys(e) {
+  const target = e.composedPath()[0];
+  if (e.defaultPrevented || target.matches?.('input, textarea, select, [contenteditable]')) e.stopPropagation();
 }
 
 // The readonly lock (see the top of this file).
@@ -167,6 +166,7 @@ export class AttnWidget extends HTMLElement {
   #lockUsed = false; // the lock has marked something: there may be marks to undo
   #built = false;
   #later = false; // far from the viewport at load: its first build and render wait their turn
+  #internals = this.attachInternals?.(); // its custom state `dark` (color-scheme.js)
 
   constructor() {
     super();
@@ -183,9 +183,12 @@ export class AttnWidget extends HTMLElement {
     this.#body.className = 'body';
     frame.append(this.#error, this.#body);
     root.append(frame);
+    root.addEventListener('keydown', keepKeys);
+    root.addEventListener('keypress', keepKeys);
   }
 
   connectedCallback() {
+    followScheme(this, this.#internals);
     // Not in the constructor: a subclass's fields do not exist while the base
     // constructor runs.
     if (!this.#built && !this.#later) {
@@ -215,12 +218,14 @@ export class AttnWidget extends HTMLElement {
   }
 
   disconnectedCallback() {
+    unfollowScheme(this);
     this.#offLang?.();
     this.#offLang = null;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'theme') updateSchemes(); // its own palette and that of the widgets inside it
     this.refresh();
     if (name === 'lang') langChangedUnder(this); // its grids, panels and nested widgets
   }

@@ -7,12 +7,22 @@
 //   --attn-accent   controls, highlights --attn-focus    keyboard focus ring
 //   --attn-error    error text           --attn-error-bg error background
 //
-// theme="dark" (or the host's prefers-color-scheme: dark with theme="auto") switches
-// the defaults; explicit custom properties always win.
+// theme="dark", or theme="auto" where the host page is dark (its CSS color-scheme, else
+// the reader's prefers-color-scheme: color-scheme.js), switches the defaults; explicit
+// custom properties always win.
+
+// The dark palette: theme="dark", or theme="auto" on a dark host (color-scheme.js).
+const DARK = `color-scheme: dark;
+  --_fg: var(--attn-fg, #e8e9ee); --_muted: var(--attn-muted, #a4a9b8);
+  --_bg: var(--attn-bg, #1c1f27); --_line: var(--attn-line, #353a48);
+  --_accent: var(--attn-accent, #a99bf2); --_accent-soft: var(--attn-accent-soft, #2d2a48);
+  --_focus: var(--attn-focus, #7aa2ff);
+  --_error: var(--attn-error, #ffb4b4); --_error-bg: var(--attn-error-bg, #3a1c1c);
+  --_ok: var(--attn-ok, #9be3b0); --_ok-bg: var(--attn-ok-bg, #183a24);`;
 
 export const BASE_CSS = `
 :host {
-  display: block; max-width: 100%; box-sizing: border-box;
+  display: block; max-width: 100%; box-sizing: border-box; color-scheme: light;
   --_font: var(--attn-font, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
     "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif);
   --_mono: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace);
@@ -25,21 +35,11 @@ export const BASE_CSS = `
   font: 15px/1.5 var(--_font); color: var(--_fg); text-align: left;
   letter-spacing: normal; text-transform: none; font-style: normal; font-weight: 400;
 }
-:host([theme="dark"]) {
-  --_fg: var(--attn-fg, #e8e9ee); --_muted: var(--attn-muted, #a4a9b8);
-  --_bg: var(--attn-bg, #1c1f27); --_line: var(--attn-line, #353a48);
-  --_accent: var(--attn-accent, #a99bf2); --_accent-soft: var(--attn-accent-soft, #2d2a48);
-  --_focus: var(--attn-focus, #7aa2ff);
-  --_error: var(--attn-error, #ffb4b4); --_error-bg: var(--attn-error-bg, #3a1c1c);
-  --_ok: var(--attn-ok, #9be3b0); --_ok-bg: var(--attn-ok-bg, #183a24);
-}
-@media (prefers-color-scheme: dark) {
-  :host([theme="auto"]) {
-    --_fg: var(--attn-fg, #e8e9ee); --_muted: var(--attn-muted, #a4a9b8);
-    --_bg: var(--attn-bg, #1c1f27); --_line: var(--attn-line, #353a48);
-    --_accent: var(--attn-accent, #a99bf2); --_accent-soft: var(--attn-accent-soft, #2d2a48);
-    --_focus: var(--attn-focus, #7aa2ff);
-  }
+:host([theme="dark"]) { ${DARK} }
+/* A rule of its own: a browser without :state() drops just this one. */
+:host(:state(dark)) { ${DARK} }
+@supports not selector(:state(dark)) {
+  @media (prefers-color-scheme: dark) { :host([theme="auto"]) { ${DARK} } }
 }
 :host([hidden]) { display: none; }
 *, *::before, *::after { box-sizing: border-box; }
@@ -87,3 +87,20 @@ pre.code { margin: 0; padding: 8px 10px; border-radius: 8px; background: var(--_
 pre.code .changed { display: inline-block; width: 100%; background: #fde68a; color: #1b1e27; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+
+const made = new Map();
+/**
+ * The constructed stylesheet of `css`, one per text (a constructed sheet, not a <style>
+ * element: a strict style-src 'self' allows only the former). The widgets' sizes are
+ * written in rem of 16 px and fixed to px here: in a shadow root rem still follows the
+ * host page's root font size, and mdBook's 62.5% (10 px) would shrink every widget.
+ */
+export function sheet(css) {
+  let s = made.get(css);
+  if (!s) {
+    s = new CSSStyleSheet();
+    s.replaceSync(css.replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${+(n * 16).toFixed(3)}px`));
+    made.set(css, s);
+  }
+  return s;
+}

@@ -26,7 +26,8 @@
 // text), Escape or the × button closes it and focus goes back to the explained cell.
 // Every number shown comes from the explanation object; this element only formats.
 
-import { BASE_CSS } from '../widget-css.js';
+import { BASE_CSS, sheet } from '../widget-css.js';
+import { followScheme, unfollowScheme } from '../color-scheme.js';
 import { langOf, onLangChange, t } from '../i18n.js';
 import { subscript } from '../format.js';
 import { explainLines } from './explain-lines.js';
@@ -57,17 +58,7 @@ button.close { flex: none; padding: 0 8px; font-size: 1.05rem; line-height: 1.6r
 .note { margin: 8px 0 2px; font-size: .84rem; color: var(--_muted); }
 `;
 
-let sheets = null;
-function styles() {
-  if (!sheets) {
-    sheets = [BASE_CSS, CSS].map((css) => {
-      const s = new CSSStyleSheet();
-      s.replaceSync(css);
-      return s;
-    });
-  }
-  return sheets;
-}
+const styles = () => [sheet(BASE_CSS), sheet(CSS)];
 
 /** The element that really has focus, through open shadow roots. */
 function deepActive() {
@@ -104,6 +95,7 @@ class AttnExplain extends HTMLElement {
   // A floating panel also follows its grid when that grid changes size (heatmap ↔ table).
   #resize = typeof ResizeObserver === 'function' ? new ResizeObserver(this.#follow) : null;
   #offLang = null;
+  #internals = this.attachInternals?.(); // the palette of the widget it sits in (color-scheme.js)
   #panel;
   #title;
   #body;
@@ -130,6 +122,7 @@ class AttnExplain extends HTMLElement {
   }
 
   connectedCallback() {
+    followScheme(this, this.#internals);
     this.hidden = !this.#open; // not in the constructor: createElement forbids attributes there
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
@@ -137,6 +130,7 @@ class AttnExplain extends HTMLElement {
   }
 
   disconnectedCallback() {
+    unfollowScheme(this);
     this.#offLang?.();
     this.#offLang = null;
     this.#listen(false);

@@ -15,7 +15,8 @@
 // The numbers (factor, masked cells, shapes, the output) come from formulaSteps().
 
 import '../attn-matrix.js';
-import { BASE_CSS } from '../widget-css.js';
+import { BASE_CSS, sheet } from '../widget-css.js';
+import { followScheme, unfollowScheme } from '../color-scheme.js';
 import { langOf, onLangChange, t } from '../i18n.js';
 import { formatNum, subscript } from '../format.js';
 import { adoptTex, tex } from '../tex.js';
@@ -43,15 +44,7 @@ button[aria-disabled="true"] { opacity: .45; cursor: default; }
 attn-matrix { margin-top: 8px; }
 `;
 
-let sheets = null;
-function styles() {
-  sheets ??= [BASE_CSS, CSS].map((css) => {
-    const s = new CSSStyleSheet();
-    s.replaceSync(css);
-    return s;
-  });
-  return sheets;
-}
+const styles = () => [sheet(BASE_CSS), sheet(CSS)];
 
 class AttnFormulaSteps extends HTMLElement {
   static observedAttributes = ['lang', 'show-output'];
@@ -62,6 +55,7 @@ class AttnFormulaSteps extends HTMLElement {
   #index = 0;
   #tokens = [];
   #offLang = null;
+  #internals = this.attachInternals?.(); // the palette of the widget it sits in (color-scheme.js)
   #ui = {};
 
   constructor() {
@@ -86,6 +80,7 @@ class AttnFormulaSteps extends HTMLElement {
   }
 
   connectedCallback() {
+    followScheme(this, this.#internals);
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
     }, this);
@@ -93,6 +88,7 @@ class AttnFormulaSteps extends HTMLElement {
   }
 
   disconnectedCallback() {
+    unfollowScheme(this);
     this.#offLang?.();
     this.#offLang = null;
   }

@@ -8,6 +8,8 @@
 // Redraws at most once per animation frame, at the element's own pixel width, so the
 // text stays legible from 380 px up. It draws numbers it is given; it computes no loss.
 
+import { sheet } from '../widget-css.js';
+
 const KINDS = ['batch', 'train', 'val'];
 const NS = 'http://www.w3.org/2000/svg';
 const HEIGHT = 230;
@@ -59,8 +61,6 @@ function thin(points, max) {
   return out;
 }
 
-let sheet = null;
-
 class AttnLossPlot extends HTMLElement {
   #series = { batch: [], train: [], val: [] };
   #labels = { x: 'step', y: 'loss', batch: 'batch loss', train: 'train loss', val: 'val loss', empty: '' };
@@ -72,10 +72,7 @@ class AttnLossPlot extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    // A constructed sheet, not a <style> element: style-src 'self' allows only the former.
-    sheet ??= new CSSStyleSheet();
-    if (!sheet.cssRules.length) sheet.replaceSync(CSS);
-    root.adoptedStyleSheets = [sheet];
+    root.adoptedStyleSheets = [sheet(CSS)];
     this.#svg = el('svg', { role: 'img' });
     this.#legend = document.createElement('div');
     this.#legend.className = 'legend';
