@@ -35,8 +35,15 @@ function hostScheme(el) {
 function apply(el) {
   const states = internals.get(el)?.states;
   if (!states) return; // no CustomStateSet: widget-css.js falls back to the media query
-  if (schemeOf(el) === 'dark') states.add('dark');
-  else states.delete('dark');
+  try {
+    if (schemeOf(el) === 'dark') states.add('dark');
+    else states.delete('dark');
+  } catch {
+    // Chromium 90–124 took only "--dark" (and the selector :--dark): there the media
+    // query of widget-css.js applies, as :state() is not supported either.
+    internals.delete(el);
+    widgets.delete(el);
+  }
 }
 
 /** Re-reads every connected widget's scheme (a host or system switch, a theme attribute). */
