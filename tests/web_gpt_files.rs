@@ -2,6 +2,7 @@
 //! picked file before the worker loads it. Real checkpoints and damaged copies of them
 //! begin as safetensors files do (the loader then names the damage); images, texts, empty
 //! files and a saved training state do not, and the loader refuses every one of them too.
+//! A saved training state, and only it, begins as one (the page trains on from its step).
 #![cfg(target_arch = "wasm32")]
 
 use attention_playground::wasm::gpt::GptLab;
@@ -32,15 +33,17 @@ const FIXTURES: [(&str, &[u8]); 4] = [
 struct Info {
     bytes: u32,
     safetensors: bool,
+    state: bool,
 }
 
-/// Asserts that `checkpointInfo(bytes)` is `{ bytes: bytes.len(), safetensors }`.
-fn assert_info(name: &str, bytes: &[u8], safetensors: bool) {
+/// Asserts that `checkpointInfo(bytes)` is `{ bytes: bytes.len(), safetensors, state }`.
+fn assert_info(name: &str, bytes: &[u8], safetensors: bool, state: bool) {
     let js = checkpoint_info(&js_sys::Uint8Array::from(bytes)).expect("checkpointInfo never fails");
-    let info: Info = serde_wasm_bindgen::from_value(js).expect("{ bytes, safetensors }");
+    let info: Info = serde_wasm_bindgen::from_value(js).expect("{ bytes, safetensors, state }");
     let expected = Info {
         bytes: bytes.len() as u32,
         safetensors,
+        state,
     };
     assert_eq!(info, expected, "{name}");
 }
@@ -55,7 +58,7 @@ fn load_code(bytes: &[u8]) -> Option<String> {
 #[wasm_bindgen_test]
 fn real_checkpoints_are_safetensors() {
     for (name, bytes) in FIXTURES {
-        assert_info(name, bytes, true);
+        assert_info(name, bytes, true, false);
     }
     assert_eq!(load_code(FIXTURES[0].1), None, "init.safetensors loads");
 }
@@ -79,7 +82,7 @@ fn damaged_checkpoints_are_safetensors_the_loader_refuses() {
         ("no tensors", &no_tensors, "gpt.checkpoint.no_metadata"),
     ];
     for (name, bytes, code) in cases {
-        assert_info(name, bytes, true);
+        assert_info(name, bytes, true, false);
         assert_eq!(load_code(bytes).as_deref(), Some(code), "{name}");
     }
 }
@@ -91,22 +94,31 @@ fn other_files_are_not_safetensors_and_do_not_load() {
         0x52,
     ];
     let text = "just some words, not weights\n".repeat(50);
-    let state = GptLab::new(r#"{"preset": "tiny", "n_embd": 16, "n_head": 2}"#, &text, 1)
-        .expect("a tiny model on the text")
-        .state_bytes();
-    let cases: [(&str, &[u8]); 6] = [
-        ("empty", &[]),
-        ("eight bytes", &FIXTURES[0].1[..8]),
-        ("png", &png),
-        ("text", text.as_bytes()),
-        ("a saved training state", &state),
-        ("a brace one byte late", b"\x02\0\0\0\0\0\0\0 {}"),
+    let mut lab = GptLab::new(r#"{"preset": "tiny", "n_embd": 16, "n_head": 2}"#, &text, 1)
+        .expect("a tiny model on the text");
+    lab.step(3).expect("three steps");
+    let state = lab.state_bytes();
+    let cases: [(&str, &[u8], bool); 7] = [
+        ("empty", &[], false),
+        ("eight bytes", &FIXTURES[0].1[..8], false),
+        ("png", &png, false),
+        ("text", text.as_bytes(), false),
+        ("a saved training state", &state, true),
+        ("a state's magic cut short", &state[..7], false),
+        ("a brace one byte late", b"\x02\0\0\0\0\0\0\0 {}", false),
     ];
-    for (name, bytes) in cases {
-        assert_info(name, bytes, false);
+    for (name, bytes, is_state) in cases {
+        assert_info(name, bytes, false, is_state);
         assert!(
             load_code(bytes).is_some(),
             "{name}: the loader refuses it too"
         );
     }
+    // what begins as a state is one: the state loader takes it back, at its step
+    let back = GptLab::from_state(&state, &text).expect("the state loads");
+    assert_eq!(back.steps(), 3.0, "at the step it was saved");
+    assert!(
+        GptLab::from_state(&state[..state.len() / 2], &text).is_err(),
+        "a cut state is refused"
+    );
 }

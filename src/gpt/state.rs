@@ -16,7 +16,8 @@ use super::data::Dataset;
 use super::trainer::Trainer;
 use super::{bail, gpt_error, GptError};
 
-const MAGIC: &[u8; 8] = b"APGPTST1";
+/// The first bytes of every training state (the page asks `checkpointInfo` for them).
+pub const MAGIC: &[u8; 8] = b"APGPTST1";
 /// A header is a few hundred bytes; anything longer is not ours.
 const MAX_HEADER: usize = 64 * 1024;
 

@@ -2,7 +2,7 @@
 //! hands the bytes to the worker: asked of the core, so that no JavaScript reads a format
 //! Rust owns (www/js/widgets/gpt-files.js calls it).
 //!
-//!   checkpointInfo(bytes: Uint8Array) → { bytes, safetensors }
+//!   checkpointInfo(bytes: Uint8Array) → { bytes, safetensors, state }
 //!
 //! The step of a saved training state needs no export: the worker reads it from its
 //! `GptLab` (`steps()`) at the moment it takes the state's bytes.
@@ -24,6 +24,10 @@ struct CheckpointInfo {
     /// the whole file and says what is damaged (truncated, corrupt header, wrong shapes)
     /// with the codes of `gpt.checkpoint.*`.
     safetensors: bool,
+    /// Whether the file begins as a training state does (`gpt::state::MAGIC`): the
+    /// trainer's "Download training state", which the page loads back to train on from
+    /// its step. As for `safetensors`, the worker's `GptLab.fromState` reads the rest.
+    state: bool,
 }
 
 /// `{ bytes, safetensors }` of checkpoint `bytes` (see `CheckpointInfo`). Reads only the
@@ -33,9 +37,13 @@ struct CheckpointInfo {
 pub fn checkpoint_info(bytes: &js_sys::Uint8Array) -> Result<JsValue, JsValue> {
     let n = bytes.length();
     let safetensors = n > HEADER_LEN_BYTES && bytes.get_index(HEADER_LEN_BYTES) == b'{';
+    let magic = crate::gpt::state::MAGIC;
+    let state = n as usize >= magic.len()
+        && (0..magic.len()).all(|i| bytes.get_index(i as u32) == magic[i]);
     let info = CheckpointInfo {
         bytes: n,
         safetensors,
+        state,
     };
     Ok(super::to_js(&info)?)
 }

@@ -97,6 +97,13 @@ function split(bytes) {
   const n = Number(bytes.readBigUInt64LE(0));
   return { header: JSON.parse(bytes.subarray(8, 8 + n).toString('utf8')), data: bytes.subarray(8 + n) };
 }
+/** The start of a training state (src/gpt/state.rs): its magic, a header length of
+ *  `hlen`, then `text` where the header should be. */
+function stateFile(hlen, text) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(hlen);
+  return Buffer.concat([Buffer.from('APGPTST1'), len, Buffer.from(text)]);
+}
 function join(header, data) {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const len = Buffer.alloc(8);
@@ -104,7 +111,7 @@ function join(header, data) {
   return Buffer.concat([len, json, data]);
 }
 
-test('truncated, corrupted, wrong-shape and non-safetensors checkpoints: a message by the file buttons, the model kept', () => withGpt(async (page, gpt) => {
+test('truncated, corrupted, wrong-shape and non-safetensors checkpoints, and broken training states: a message by the file buttons, the model kept', () => withGpt(async (page, gpt) => {
   const good = await readFile(PRETRAINED);
   const { header, data } = split(good);
   const wrongMeta = structuredClone(header);
@@ -123,6 +130,9 @@ test('truncated, corrupted, wrong-shape and non-safetensors checkpoints: a messa
     ['picture.png', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), /not a safetensors checkpoint \(16 bytes/],
     ['empty.safetensors', Buffer.alloc(0), /not a safetensors checkpoint \(0 bytes/],
     ['notes.txt', Buffer.from('just some words, not weights\n'.repeat(50)), /not a safetensors checkpoint \(1,450 bytes/],
+    // a training state's first bytes, then too little, or a header that is not one
+    ['cut.state', stateFile(1000, '{"step"'), /the saved training state is truncated/],
+    ['damaged.state', stateFile(7, '{"step"'), /the saved training state is damaged: /],
   ];
   const before = (await state(page)).info;
   for (const [file, buffer, re] of cases) {

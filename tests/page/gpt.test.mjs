@@ -73,6 +73,26 @@ test('training starts, shows steps/s, the loss line falls; pause opens every hea
   assert.deepEqual(st.bytes.subarray(12 + hlen, 12 + hlen + header.checkpoint_len), ckpt.bytes);
   await assertClean(page);
   await gpt.screenshot({ path: `${SHOTS}gpt-train.png` });
+
+  // The state loads back (after a Reset to a fresh model): paused at its step, and
+  // Resume trains on from its loss, not from ln 63.
+  await button(gpt, 'Reset').click();
+  await waitStatus(page, 'idle');
+  await gpt.locator('input[type="file"][accept^=".safetensors"]').setInputFiles({ name: st.name, mimeType: 'application/octet-stream', buffer: st.bytes });
+  await waitStatus(page, 'paused');
+  assert.equal((await state(page)).step, s.step, 'at the saved step');
+  assert.equal(await gpt.locator('.file-msg').innerText(),
+    `Loaded the training state ${st.name}: ${(await state(page)).info.params.toLocaleString('en-US')} parameters, at step ${s.step.toLocaleString('en-US')}. Resume trains on from there.`);
+  await button(gpt, 'Resume').click();
+  await page.waitForFunction((n) => {
+    const t = document.querySelector('attn-gpt-train').state;
+    return t.step > n && t.plot.batch.length > 0;
+  }, s.step, { timeout: 60000, polling: 100 });
+  const batch = (await state(page)).plot.batch;
+  assert.ok(batch[0][0] > s.step, `the steps go on from ${s.step}: ${batch[0][0]}`);
+  assert.ok(batch[0][1] < train.at(-1)[1] + 0.3, `the loss goes on from ${train.at(-1)[1]}: ${batch[0][1]}`);
+  await button(gpt, 'Pause').click();
+  await waitStatus(page, 'paused');
 }));
 
 test('the pretrained model opens: 2 layers × 4 heads, probabilities, greedy generation', () => withGpt(async (page, gpt) => {

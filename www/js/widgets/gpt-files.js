@@ -1,5 +1,6 @@
 // Checkpoint files of <attn-gpt-train>: the pretrained model's bytes, a Save offered as a
-// download, and whether a picked file is a checkpoint at all before the worker loads it.
+// download, and whether a picked file is a checkpoint or a training state at all before
+// the worker loads it.
 // The core reads the bytes (checkpointInfo, src/wasm/gpt_files.rs): the page never parses
 // the safetensors layout itself.
 
@@ -16,13 +17,16 @@ export async function fetchPretrained() {
   return r.arrayBuffer();
 }
 
-/** Rejects with `notCheckpoint(n)` (the message for a file of n bytes) when `buffer` does
- *  not even begin as a safetensors file (an image, a text): such a file is named as
- *  what it is, not as a corrupt checkpoint. Anything else is for the loader to judge. */
-export async function checkCheckpoint(buffer, notCheckpoint) {
+/** What a picked file is: 'state' (a training state, from "Download training state"),
+ *  'checkpoint' (it begins as a safetensors file; the loader judges the rest), or a
+ *  rejection with `notCheckpoint(n)` (the message for a file of n bytes) for anything
+ *  else (an image, a text): such a file is named as what it is, not as a corrupt one. */
+export async function fileKind(buffer, notCheckpoint) {
   const core = await loadCore();
   const info = core.checkpointInfo(new Uint8Array(buffer));
+  if (info.state) return 'state';
   if (!info.safetensors) throw new Error(notCheckpoint(info.bytes));
+  return 'checkpoint';
 }
 
 /** Offers `bytes` as a download called `name` (a link clicked inside `root`). */

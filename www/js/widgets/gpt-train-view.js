@@ -63,7 +63,7 @@ export function buildTrainView(root, on) {
   u.inspect = h('attn-gpt-inspect', { frameless: true });
   u.save = button('gpt.save', on.save);
   u.saveState = button('gpt.saveState', on.saveState);
-  u.file = h('input', { type: 'file', accept: '.safetensors,application/octet-stream', onchange: on.file });
+  u.file = h('input', { type: 'file', accept: '.safetensors,.state,application/octet-stream', onchange: on.file });
   u.pretrained = button('gpt.pretrained', on.pretrained);
   u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
   u.offerText = h('span');

@@ -21,7 +21,7 @@ import { readKey, writeKey } from '../storage.js';
 import { TRAIN_CSS } from './gpt-train-css.js';
 import { LiveMessage, buildTrainView, labelTrainView, paintTrainView } from './gpt-train-view.js';
 import { RunSaves, paintSaves, runRecord } from './gpt-train-saves.js';
-import { PRETRAINED_NAME, checkCheckpoint, download, fetchPretrained } from './gpt-files.js';
+import { PRETRAINED_NAME, download, fetchPretrained, fileKind } from './gpt-files.js';
 import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
@@ -267,7 +267,10 @@ class AttnGptTrain extends AttnWidget {
   async #load(buffer, name, text, source = this.ui.settings.value.source) {
     const gen = this.#begin();
     try {
-      await checkCheckpoint(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) }));
+      if (await fileKind(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) })) === 'state') {
+        await this.#loadState(gen, buffer, name, text, source);
+        return;
+      }
       const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
       const config = { batch_size, lr, causal: !this.ui.causal.checked };
       const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
@@ -284,6 +287,22 @@ class AttnGptTrain extends AttnWidget {
     } catch (err) {
       this.#fileMsg.show(() => this.t('gpt.loadFailed', { name, msg: message(err, this.language) }));
     }
+    this.#paint();
+  }
+
+  /** A downloaded training state: its model, optimizer and step, paused there (its curves
+   *  stayed in the tab that trained it); Start trains on from that step. */
+  async #loadState(gen, buffer, name, text, source) {
+    const info = await this.#client.call('restore', { bytes: buffer, text }, [buffer]);
+    if (gen !== this.#gen) return;
+    this.#adopt(info, 'paused', source, text);
+    this.ui.causal.checked = !info.causal;
+    this.ui.settings.locked = true;
+    this.ui.settings.showModel(info);
+    this.#clearRun();
+    this.#last.step = info.steps;
+    this.#fileMsg.show(() => this.t('gpt.loadedState', { name, params: formatGrouped(info.params), step: formatGrouped(info.steps) }), true);
+    this.ui.inspect.open(info, this.#promptFor(info));
     this.#paint();
   }
 
