@@ -267,42 +267,31 @@ class AttnGptTrain extends AttnWidget {
   async #load(buffer, name, text, source = this.ui.settings.value.source) {
     const gen = this.#begin();
     try {
-      if (await fileKind(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) })) === 'state') {
-        await this.#loadState(gen, buffer, name, text, source);
-        return;
-      }
-      const { batch_size, lr } = this.ui.settings.value.config; // the file has the shape, not these
-      const config = { batch_size, lr, causal: !this.ui.causal.checked };
-      const info = await this.#client.call('load', { bytes: buffer, text, config, seed: 1337 }, [buffer]);
+      const kind = await fileKind(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) }));
+      // A training state comes back with its AdamW moments, paused at its step (its curves
+      // stayed in the tab that trained it); a checkpoint is a model, at step 0.
+      const { batch_size, lr } = this.ui.settings.value.config; // a checkpoint has the shape, not these
+      const info = kind === 'state'
+        ? await this.#client.call('restore', { bytes: buffer, text }, [buffer])
+        : await this.#client.call('load', { bytes: buffer, text, config: { batch_size, lr, causal: !this.ui.causal.checked }, seed: 1337 }, [buffer]);
       if (gen !== this.#gen) return;
-      this.#adopt(info, 'loaded', source, text);
+      this.#adopt(info, kind === 'state' ? 'paused' : 'loaded', source, text);
       this.ui.causal.checked = !info.causal;
       this.ui.settings.locked = true;
       this.ui.settings.showModel(info);
       this.#clearRun();
-      const note = () => (info.trainable ? ''
-        : ` ${this.t('gpt.notTrainable', { why: message(info.untrainable ?? info.untrainable_reason, this.language) })}`);
-      this.#fileMsg.show(() => this.t('gpt.loaded', { name, params: formatGrouped(info.params) }) + note(), true);
+      if (kind === 'state') {
+        this.#last.step = info.steps;
+        this.#fileMsg.show(() => this.t('gpt.loadedState', { name, params: formatGrouped(info.params), step: formatGrouped(info.steps) }), true);
+      } else {
+        const note = () => (info.trainable ? ''
+          : ` ${this.t('gpt.notTrainable', { why: message(info.untrainable ?? info.untrainable_reason, this.language) })}`);
+        this.#fileMsg.show(() => this.t('gpt.loaded', { name, params: formatGrouped(info.params) }) + note(), true);
+      }
       this.ui.inspect.open(info, this.#promptFor(info));
     } catch (err) {
       this.#fileMsg.show(() => this.t('gpt.loadFailed', { name, msg: message(err, this.language) }));
     }
-    this.#paint();
-  }
-
-  /** A downloaded training state: its model, optimizer and step, paused there (its curves
-   *  stayed in the tab that trained it); Start trains on from that step. */
-  async #loadState(gen, buffer, name, text, source) {
-    const info = await this.#client.call('restore', { bytes: buffer, text }, [buffer]);
-    if (gen !== this.#gen) return;
-    this.#adopt(info, 'paused', source, text);
-    this.ui.causal.checked = !info.causal;
-    this.ui.settings.locked = true;
-    this.ui.settings.showModel(info);
-    this.#clearRun();
-    this.#last.step = info.steps;
-    this.#fileMsg.show(() => this.t('gpt.loadedState', { name, params: formatGrouped(info.params), step: formatGrouped(info.steps) }), true);
-    this.ui.inspect.open(info, this.#promptFor(info));
     this.#paint();
   }
 
