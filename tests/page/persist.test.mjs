@@ -126,6 +126,51 @@ test('a crashed worker offers to resume from the last save', () => withPage(asyn
   assert.equal((await state(page)).info.vocab_size, 63, 'the default corpus');
 }, { hash: '#s9', aside: (text) => /a test asked it to/.test(text) })); // the crash it asked for is logged
 
+/** Trains the fresh model past `steps` steps and pauses (Pause saves at once). */
+async function trainAndPause(page, gpt, steps, names) {
+  await button(gpt, names.start).click();
+  await waitStatus(page, 'running');
+  await page.waitForFunction((n) => document.querySelector('attn-gpt-train').state.step >= n, steps, { timeout: 60000 });
+  await button(gpt, names.pause).click();
+  await waitStatus(page, 'paused');
+}
+
+// Storage faults: the run trains on, the page says once why nothing is saved, in its
+// language, and the training state can still be downloaded.
+const FAULTS = [
+  ['no IndexedDB (a private window)', 'en', () => Object.defineProperty(window, 'indexedDB', { get: () => undefined, configurable: true }),
+    'Could not save progress in this browser: this browser offers no storage (IndexedDB) here, as in some private windows. Training goes on; “Download training state” keeps it.'],
+  ['a full quota on put, said in Chinese', 'zh', () => {
+    IDBObjectStore.prototype.put = function put() { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+  }, '无法在本浏览器中保存进度：浏览器为本网站提供的存储空间已满。训练照常进行；可用“下载训练状态”保存它。'],
+  ['IndexedDB failing to open', 'en', () => {
+    indexedDB.open = function open() {
+      const req = { error: new DOMException('Internal error opening backing store', 'UnknownError') };
+      setTimeout(() => req.onerror?.({ target: req }), 0);
+      return req;
+    };
+  }, 'Could not save progress in this browser: the browser’s storage failed (Internal error opening backing store). Training goes on; “Download training state” keeps it.'],
+];
+for (const [what, lang, init, note] of FAULTS) {
+  test(`storage fault, ${what}: training goes on, the page says why, the state downloads`, () => withPage(async (page) => {
+    const gpt = page.locator('attn-gpt-train');
+    await waitStatus(page, 'idle');
+    const names = lang === 'zh' ? { start: '开始', pause: '暂停', resume: '继续', download: '下载训练状态' }
+      : { start: 'Start', pause: 'Pause', resume: 'Resume', download: 'Download training state' };
+    await trainAndPause(page, gpt, 20, names);
+    await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.saved?.error);
+    assert.equal(await gpt.locator('.save-note').innerText(), note);
+    // training goes on after the failed save
+    const at = (await state(page)).step;
+    await button(gpt, names.resume).click();
+    await page.waitForFunction((n) => document.querySelector('attn-gpt-train').state.step > n + 10, at, { timeout: 60000 });
+    await button(gpt, names.pause).click();
+    await waitStatus(page, 'paused');
+    const [download] = await Promise.all([page.waitForEvent('download'), button(gpt, names.download).click()]);
+    assert.match(download.suggestedFilename(), /^gpt-1x32-step\d+\.state$/);
+  }, { hash: '#s9', lang, init }));
+}
+
 test('edited lesson weights survive a reload (the URL hash)', () => withPage(async (page) => {
   const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
   await input.fill('20');

@@ -7,30 +7,43 @@
 // record = { version: 1, state: Uint8Array (GptLab.stateBytes: weights + AdamW m, v, t +
 // step, seed, sampler), step, savedAt (ms since 1970), source: 'default' | 'own',
 // text (own text, else null), preset, config, causal, plot: { batch, train, val },
-// sample, sampleStep, eval }. Every call rejects (never throws) when storage is off.
+// sample, sampleStep, eval }. Every call rejects (never throws) when storage is off, with
+// an error whose `code` names the fault (see fault()).
 
 const DB = 'attention-playground-gpt';
 const STORE = 'saves';
 const KEY = 'last';
 export const SAVE_VERSION = 1;
 
+/** A storage fault the page says in its language (err.store.* in i18n/part-gpt.js):
+ *  none (no IndexedDB here: some private windows), denied, blocked (another tab holds an
+ *  older version open), quota (the site's storage is full), failed (anything else). */
+function fault(err) {
+  if (err?.code?.startsWith?.('store.')) return err;
+  const code = err?.name === 'QuotaExceededError' ? 'store.quota'
+    : err?.name === 'SecurityError' ? 'store.denied' : 'store.failed';
+  return Object.assign(new Error(err?.message ?? String(err)), { code, params: { detail: err?.message ?? String(err) } });
+}
+const named = (code) => Object.assign(new Error(code), { code });
+
 function openDb() {
   return new Promise((resolve, reject) => {
-    if (typeof indexedDB === 'undefined') {
-      reject(new Error('this browser has no IndexedDB'));
+    if (typeof indexedDB === 'undefined' || !indexedDB) {
+      reject(named('store.none'));
       return;
     }
     const req = indexedDB.open(DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE);
     req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB would not open'));
-    req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+    req.onerror = () => reject(fault(req.error ?? new Error('IndexedDB would not open')));
+    req.onblocked = () => reject(named('store.blocked'));
   });
 }
 
 async function run(mode, fn) {
-  const db = await openDb();
+  let db;
   try {
+    db = await openDb();
     return await new Promise((resolve, reject) => {
       const tx = db.transaction(STORE, mode);
       const req = fn(tx.objectStore(STORE));
@@ -39,10 +52,13 @@ async function run(mode, fn) {
         e.preventDefault();
         reject(tx.error ?? new Error('IndexedDB failed'));
       };
+      // over quota, the transaction aborts with a QuotaExceededError
       tx.onabort = () => reject(tx.error ?? new Error('IndexedDB aborted the save'));
     });
+  } catch (err) {
+    throw fault(err);
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
