@@ -8,35 +8,35 @@
 // step, seed, sampler), step, savedAt (ms since 1970), source: 'default' | 'own',
 // text (own text, else null), preset, config, causal, plot: { batch, train, val },
 // sample, sampleStep, eval }. Every call rejects (never throws) when storage is off, with
-// an error whose `code` names the fault (see fault()).
+// an error whose `fault` names what went wrong (see fault()).
 
 const DB = 'attention-playground-gpt';
 const STORE = 'saves';
 const KEY = 'last';
 export const SAVE_VERSION = 1;
 
-/** A storage fault the page says in its language (err.store.* in i18n/part-gpt.js):
- *  none (no IndexedDB here: some private windows), denied, blocked (another tab holds an
- *  older version open), quota (the site's storage is full), failed (anything else). */
+/** A storage fault, which the page says in its language (gpt.store.<fault> in
+ *  i18n/part-gpt.js; the core's error codes are another table): none (no IndexedDB here,
+ *  as in some private windows), denied, blocked (another tab holds an older version
+ *  open), quota (the site's storage is full), failed (anything else). */
 function fault(err) {
-  if (err?.code?.startsWith?.('store.')) return err;
-  const code = err?.name === 'QuotaExceededError' ? 'store.quota'
-    : err?.name === 'SecurityError' ? 'store.denied' : 'store.failed';
-  return Object.assign(new Error(err?.message ?? String(err)), { code, params: { detail: err?.message ?? String(err) } });
+  if (err?.fault) return err;
+  const kind = err?.name === 'QuotaExceededError' ? 'quota' : err?.name === 'SecurityError' ? 'denied' : 'failed';
+  return Object.assign(new Error(err?.message ?? String(err)), { fault: kind, detail: err?.message ?? String(err) });
 }
-const named = (code) => Object.assign(new Error(code), { code });
+const named = (kind) => Object.assign(new Error(`IndexedDB: ${kind}`), { fault: kind });
 
 function openDb() {
   return new Promise((resolve, reject) => {
     if (typeof indexedDB === 'undefined' || !indexedDB) {
-      reject(named('store.none'));
+      reject(named('none'));
       return;
     }
     const req = indexedDB.open(DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE);
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(fault(req.error ?? new Error('IndexedDB would not open')));
-    req.onblocked = () => reject(named('store.blocked'));
+    req.onblocked = () => reject(named('blocked'));
   });
 }
 

@@ -123,7 +123,8 @@ export function paintSaves(u, widget, saves) {
   const s = saves.saved;
   u.saveNote.hidden = !s;
   if (s) {
-    u.saveNote.textContent = s.error ? widget.t('gpt.saveFailed', { msg: message(s.error, widget.language) })
+    const why = (err) => (err.fault ? widget.t(`gpt.store.${err.fault}`, { detail: err.detail }) : message(err, widget.language));
+    u.saveNote.textContent = s.error ? widget.t('gpt.saveFailed', { msg: why(s.error) })
       : widget.t('gpt.savedNote', { step: formatGrouped(s.step), time: hhmm(s.savedAt) });
   }
   const rec = saves.offer;
