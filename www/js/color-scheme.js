@@ -51,10 +51,18 @@ export function updateSchemes() {
   for (const el of widgets) apply(el);
 }
 
-/** Starts following `el`'s scheme (on connect); `inner` is its ElementInternals. */
-export function followScheme(el, inner) {
-  if (!inner?.states) return;
-  internals.set(el, inner);
+/** Starts following `el`'s scheme (on connect; its ElementInternals are taken here, once). */
+export function followScheme(el) {
+  if (!internals.has(el)) {
+    let inner = null;
+    try {
+      inner = el.attachInternals?.() ?? null;
+    } catch {
+      // internals taken already, or none for this element: the media-query fallback
+    }
+    if (!inner?.states) return;
+    internals.set(el, inner);
+  }
   widgets.add(el);
   watch();
   apply(el);

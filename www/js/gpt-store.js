@@ -35,7 +35,7 @@ function openDb() {
     const req = indexedDB.open(DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE);
     req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(fault(req.error ?? new Error('IndexedDB would not open')));
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB would not open')); // named by run()
     req.onblocked = () => reject(named('blocked'));
   });
 }

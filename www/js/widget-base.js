@@ -166,7 +166,6 @@ export class AttnWidget extends HTMLElement {
   #lockUsed = false; // the lock has marked something: there may be marks to undo
   #built = false;
   #later = false; // far from the viewport at load: its first build and render wait their turn
-  #internals = this.attachInternals?.(); // its custom state `dark` (color-scheme.js)
 
   constructor() {
     super();
@@ -188,7 +187,7 @@ export class AttnWidget extends HTMLElement {
   }
 
   connectedCallback() {
-    followScheme(this, this.#internals);
+    followScheme(this); // its palette: its own theme, or that of the widget it sits in
     // Not in the constructor: a subclass's fields do not exist while the base
     // constructor runs.
     if (!this.#built && !this.#later) {

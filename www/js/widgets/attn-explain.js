@@ -95,7 +95,6 @@ class AttnExplain extends HTMLElement {
   // A floating panel also follows its grid when that grid changes size (heatmap ↔ table).
   #resize = typeof ResizeObserver === 'function' ? new ResizeObserver(this.#follow) : null;
   #offLang = null;
-  #internals = this.attachInternals?.(); // the palette of the widget it sits in (color-scheme.js)
   #panel;
   #title;
   #body;
@@ -122,7 +121,7 @@ class AttnExplain extends HTMLElement {
   }
 
   connectedCallback() {
-    followScheme(this, this.#internals);
+    followScheme(this); // its palette: its own theme, or that of the widget it sits in
     this.hidden = !this.#open; // not in the constructor: createElement forbids attributes there
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();

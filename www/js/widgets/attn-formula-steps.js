@@ -55,7 +55,6 @@ class AttnFormulaSteps extends HTMLElement {
   #index = 0;
   #tokens = [];
   #offLang = null;
-  #internals = this.attachInternals?.(); // the palette of the widget it sits in (color-scheme.js)
   #ui = {};
 
   constructor() {
@@ -80,7 +79,7 @@ class AttnFormulaSteps extends HTMLElement {
   }
 
   connectedCallback() {
-    followScheme(this, this.#internals);
+    followScheme(this); // its palette: its own theme, or that of the widget it sits in
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
     }, this);
