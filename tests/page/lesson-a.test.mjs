@@ -140,12 +140,19 @@ test('§4: M and the two ways agree; you gives other weights; k-bias no change, 
   assert.match(await textOf(page, 'attn-bias .q-panel .msg'), /change by up to 0\.\d+/);
 }));
 
+/** The page's own [data-i18n] elements that show their key, not a text (a key whose
+ *  table had not come when the page was translated: the contents' "s9Title" did). */
+const rawKeys = (page) => page.evaluate(() => [...document.querySelectorAll('[data-i18n]')]
+  .filter((el) => el.textContent.trim() === el.dataset.i18n).map((el) => el.dataset.i18n));
+
 test('both languages render with no raw keys and no NaN', () => withPage(async (page) => {
+  assert.deepEqual(await rawKeys(page), [], 'every [data-i18n] of the page shows a text');
   const en = await sectionText(page);
   assert.doesNotMatch(en, /\b(a\.[a-z]+\.[a-zA-Z]+|s[1-4]\.[a-z]+)\b/, 'no raw string keys');
   assert.doesNotMatch(en, /NaN|undefined|\bnull\b/);
   await page.locator('button[data-lang="zh"]').click();
   await page.waitForFunction(() => document.querySelector('attn-bigram').shadowRoot.textContent.includes('单词'));
+  assert.deepEqual(await rawKeys(page), [], 'every [data-i18n] of the page shows a text, in Chinese');
   const zh = await sectionText(page);
   assert.doesNotMatch(zh, /\b(a\.[a-z]+\.[a-zA-Z]+|s[1-4]\.[a-z]+)\b/, 'no raw string keys');
   for (const s of ['二元模型', '循环求平均', '以表格显示', '打乱 B', '键上的偏置', '因果掩码']) assert.ok(zh.includes(s), s);
