@@ -5,6 +5,10 @@
 //   el.labels = { x: 'step', y: 'loss', batch: …, train: …, val: … }   (translated by the host)
 //   el.data   → { batch: [[step, loss]…], train: […], val: […] }        (what is drawn)
 //
+// A run of any length keeps at most MAX_POINTS points per curve: past that, every other
+// point is dropped (the first and the newest stay), so a curve's resolution halves while
+// the run doubles, and the tab's memory and the saved run's size stay bounded.
+//
 // Redraws at most once per animation frame, at the element's own pixel width, so the
 // text stays legible from 380 px up. It draws numbers it is given; it computes no loss.
 
@@ -14,6 +18,7 @@ const KINDS = ['batch', 'train', 'val'];
 const NS = 'http://www.w3.org/2000/svg';
 const HEIGHT = 230;
 const PAD = { left: 46, right: 12, top: 12, bottom: 40 };
+export const MAX_POINTS = 4000;
 
 const CSS = `
 :host { display: block; font: 12px/1.3 var(--attn-font, system-ui, sans-serif); color: var(--attn-fg, #1b1e27); }
@@ -61,6 +66,13 @@ function thin(points, max) {
   return out;
 }
 
+/** Every other point of `points`, and the newest. */
+function halve(points) {
+  const out = points.filter((_, i) => i % 2 === 0);
+  if (out[out.length - 1] !== points[points.length - 1]) out.push(points[points.length - 1]);
+  return out;
+}
+
 class AttnLossPlot extends HTMLElement {
   #series = { batch: [], train: [], val: [] };
   #labels = { x: 'step', y: 'loss', batch: 'batch loss', train: 'train loss', val: 'val loss', empty: '' };
@@ -104,6 +116,7 @@ class AttnLossPlot extends HTMLElement {
     if (!s || !Number.isFinite(step) || !Number.isFinite(value)) return;
     if (s.length && s[s.length - 1][0] >= step) s.pop(); // a repeated step replaces its point
     s.push([step, value]);
+    if (s.length > MAX_POINTS) this.#series[kind] = halve(s);
     this.#schedule();
   }
 
