@@ -28,6 +28,8 @@
 //                                                the full training state (GptLab.stateBytes:
 //                                                weights + AdamW m, v, t + step, seed,
 //                                                sampler) for gpt-store.js, at step `step`
+//   checkpointOf { bytes, text }               → Uint8Array: the .safetensors of a saved
+//                                                run's `state` bytes (the model here untouched)
 //   restore   { bytes, text }                  → info   a run from `state` bytes, on the
 //                                                text it was trained on; continues
 //                                                exactly where it was saved
@@ -175,6 +177,14 @@ const commands = {
       throw new Error('the worker crashed (a test asked it to)');
     });
     return null;
+  },
+  checkpointOf: ({ bytes, text }) => {
+    const saved = GptLab.fromState(new Uint8Array(bytes), String(text ?? ''));
+    try {
+      return saved.toBytes();
+    } finally {
+      saved.free();
+    }
   },
   restore: ({ bytes, text }) => replace(GptLab.fromState(new Uint8Array(bytes), String(text ?? ''))),
 };

@@ -1,10 +1,11 @@
-// Checkpoint files of <attn-gpt-train>: the pretrained model's bytes, a Save offered as a
-// download, and whether a picked file is a checkpoint or a training state at all before
-// the worker loads it.
+// Checkpoint files of <attn-gpt-train>: the pretrained model's bytes, a Save (or a saved
+// run's state or weights) offered as a download, and whether a picked file is a
+// checkpoint or a training state at all before the worker loads it.
 // The core reads the bytes (checkpointInfo, src/wasm/gpt_files.rs): the page never parses
 // the safetensors layout itself.
 
-import { h } from '../widget-base.js';
+import { h, message } from '../widget-base.js';
+import { formatGrouped } from '../format.js';
 import { loadCore } from '../wasm.js';
 
 const PRETRAINED_URL = new URL('../../models/small.safetensors', import.meta.url);
@@ -37,4 +38,26 @@ export function download(root, bytes, name) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** Offers saved run `rec` (gpt-store.js) as a download: its training state as stored
+ *  (`what` = 'state'), or its weights as .safetensors ('model'), which the worker behind
+ *  `client` makes from the state on `text` (the run's corpus), the model it holds
+ *  untouched. `t` and `lang()` say it in the page's language. Resolves to what the file
+ *  message shows: [say, ok]. */
+export async function downloadRun(root, client, rec, what, text, t, lang) {
+  const c = rec.config ?? {};
+  const base = `gpt-${c.n_layer ?? 'x'}x${c.n_embd ?? 'x'}-step${rec.step}`;
+  try {
+    if (what === 'state') {
+      download(root, rec.state, `${base}.state`);
+      return [() => t('gpt.savedState', { kb: formatGrouped(rec.state.length / 1024) }), true];
+    }
+    const bytes = rec.state.slice().buffer;
+    const model = await client.call('checkpointOf', { bytes, text }, [bytes]);
+    download(root, model, `${base}.safetensors`);
+    return [() => t('gpt.saved', { kb: formatGrouped(model.length / 1024) }), true];
+  } catch (err) {
+    return [() => message(err, lang()), false];
+  }
 }

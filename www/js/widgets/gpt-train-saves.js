@@ -1,39 +1,107 @@
-// "Nothing lost" for <attn-gpt-train>: while a run trains, its full state (weights, AdamW
-// moments, step, sampler), curves, sample and settings are saved to IndexedDB
-// (gpt-store.js) every SAVE_MS, on Pause and when the tab is hidden; on a fresh page, or
-// after the worker crashed, the last save is offered ("Resume training from step N
-// (saved HH:MM)?", Resume / Discard). The widget rebuilds the run from the record.
+// "Nothing lost" for <attn-gpt-train>: every run is its own record in IndexedDB
+// (gpt-store.js), saved every SAVE_MS while it trains, on Pause and when the tab is
+// hidden, and written only by the trainer that owns it (its Web Lock, gpt-run-lock.js).
+// On a fresh page, or after the worker crashed, a run is offered: the one this tab was
+// training (sessionStorage survives a reload), else the newest. One that another trainer
+// is training is offered to look at or to take over. The list of saved runs (newest
+// first, with their space) lets the learner resume, rename, download and delete them.
 //
 //   const saves = new RunSaves({ snapshot, changed })
-//     snapshot() → a record for putSave (runRecord), or null when there is nothing to save
-//     changed()  → the saves' note or offer changed (paintSaves draws them)
-//   saves.start() / stop()   periodic saves          saves.saveNow() → done when saved
-//   saves.saved              { step, savedAt } | { error } | null: this page's last save
-//   saves.offer              the stored record on offer, or null
-//   saves.check(afterCrash)  offers the stored record (a fresh page: unless it saved since)
-//   saves.take()             the offered record, no longer offered
-//   saves.show(rec)          offers `rec` (again)      saves.discard()  drops the stored one
-//   saves.resumed(rec)       the run of `rec` goes on  saves.forget()   a new run
+//     snapshot() → a record for putRun (runRecord), or null when there is nothing to save
+//     changed()  → the note, the offer or the list changed (paintSaves draws them)
+//   saves.run               { id, name, startedAt } of the run on screen (newRun, adopt)
+//   saves.own() → whether this trainer owns the run now (claims its lock if free)
+//   saves.release()         lets the run go (after its last save)
+//   saves.start() / stop()  periodic saves          saves.saveNow() → done when saved
+//   saves.saved             { step, savedAt } | { error } | null: this run's last save here
+//   saves.offer             { rec, busy } on offer, or null; check(afterCrash) finds one
+//   saves.take()            the offered record, no longer offered
+//   saves.list              { runs, damaged, usage, error }; refresh() reads it again
+//   saves.prompt            the oldest run, when there are more than MAX_RUNS (dropOldest)
 
 import { message } from '../widget-base.js';
-import { dropSave, loadSave, putSave } from '../gpt-store.js';
+import { dropRun, listRuns, loadSave, putRun, renameRun, usage } from '../gpt-store.js';
+import { claim, heldElsewhere } from '../gpt-run-lock.js';
 import { formatGrouped } from '../format.js';
 import { hhmm } from './gpt-train-view.js';
 
 /** How often a running model is saved to IndexedDB (and on every Pause). */
 export const SAVE_MS = 10000;
+/** How many runs are kept before the page asks to drop the oldest. */
+export const MAX_RUNS = 8;
+/** A run saved this recently is never dropped to make room (another tab may train it). */
+const RECENT_MS = 60000;
+const TAB_RUN = 'attention-playground.gpt.run'; // sessionStorage: this tab's run
+
+const newId = () => `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+function tabRun(id) {
+  try {
+    if (id === undefined) return sessionStorage.getItem(TAB_RUN);
+    sessionStorage.setItem(TAB_RUN, id);
+  } catch {
+    // no session storage: a reload offers the newest run instead
+  }
+  return null;
+}
 
 export class RunSaves {
   saved = null;
   offer = null;
+  list = { runs: [], damaged: [], usage: null, error: null };
+  prompt = null;
+  run = { id: newId(), name: null, startedAt: Date.now() };
+  #lock = null;
   #timer = 0;
   #saving = null;
   #snapshot;
   #changed;
+  #declined = new Set(); // oldest runs the learner chose to keep
 
   constructor({ snapshot, changed }) {
     this.#snapshot = snapshot;
     this.#changed = changed;
+  }
+
+  /** A new run on screen (not saved until it has trained). */
+  newRun() {
+    this.release();
+    this.run = { id: newId(), name: null, startedAt: Date.now() };
+    this.saved = null;
+    this.#changed();
+  }
+
+  /** Saved run `rec` is the one on screen now. */
+  adopt(rec) {
+    if (rec.id !== this.run.id) this.release();
+    this.run = { id: rec.id, name: rec.name, startedAt: rec.startedAt };
+    this.saved = { step: rec.step, savedAt: rec.savedAt };
+    tabRun(rec.id);
+    this.#changed();
+  }
+
+  async own() {
+    if (!this.#lock) this.#lock = await claim(this.run.id);
+    return Boolean(this.#lock);
+  }
+
+  release() {
+    this.#lock?.release();
+    this.#lock = null;
+  }
+
+  get owned() {
+    return Boolean(this.#lock);
+  }
+
+  /** This run's stored save, and whether another trainer saved it after this one did. */
+  async storedSave() {
+    try {
+      const stored = await loadSave(this.run.id);
+      return { stored, newer: Boolean(stored && stored.savedAt > (this.saved?.savedAt ?? 0)) };
+    } catch {
+      return { stored: null, newer: false };
+    }
   }
 
   start() {
@@ -46,15 +114,20 @@ export class RunSaves {
     this.#timer = 0;
   }
 
-  /** Saves the run now (one save at a time: a second call gets the first's promise). */
+  /** Saves the run now if this trainer owns it (one save at a time: a second call gets
+   *  the first's promise). */
   saveNow() {
     this.#saving ??= (async () => {
       try {
+        if (!this.#lock) return;
         const rec = await this.#snapshot();
         if (!rec) return;
-        await putSave(rec);
+        const first = !this.saved || this.saved.error;
+        await putRun({ ...rec, ...this.run });
         this.saved = { step: rec.step, savedAt: rec.savedAt };
-        this.offer = null; // the newest save is this run's
+        tabRun(this.run.id);
+        if (this.offer?.rec.id === this.run.id) this.offer = null;
+        if (first) await this.refresh();
       } catch (err) {
         this.saved = { error: err };
       } finally {
@@ -65,45 +138,84 @@ export class RunSaves {
     return this.#saving;
   }
 
-  async check(afterCrash = false) {
+  /** Reads the list of saved runs again (and the space they take). */
+  async refresh() {
     try {
-      const rec = await loadSave();
-      if (rec && (afterCrash || !this.saved)) this.show(rec);
-    } catch {
-      // no storage (private window, disabled): nothing to offer, nothing lost here
+      const { runs, damaged } = await listRuns();
+      this.list = { runs, damaged, usage: await usage(), error: null };
+    } catch (err) {
+      this.list = { runs: [], damaged: [], usage: null, error: err };
     }
+    this.prompt = await this.#oldest();
+    this.#changed();
   }
 
-  show(rec) {
-    this.offer = rec;
+  /** The run the limit would drop: the oldest, unless saved in the last minute, trained
+   *  somewhere now, or kept by the learner. */
+  async #oldest() {
+    const { runs } = this.list;
+    if (runs.length <= MAX_RUNS) return null;
+    const rec = runs.at(-1);
+    if (rec.id === this.run.id || Date.now() - rec.savedAt < RECENT_MS || this.#declined.has(rec.id)) return null;
+    return (await heldElsewhere(rec.id)) ? null : rec;
+  }
+
+  async dropOldest(yes) {
+    const rec = this.prompt;
+    this.prompt = null;
+    if (!rec) return;
+    if (yes) await this.drop(rec.id);
+    else this.#declined.add(rec.id);
+    this.#changed();
+  }
+
+  async drop(id) {
+    try {
+      await dropRun(id);
+    } catch {
+      // gone already, or storage off: the list says what is there
+    }
+    if (this.offer?.rec.id === id) this.offer = null;
+    if (id === this.run.id) this.saved = null;
+    await this.refresh();
+  }
+
+  async rename(id, name) {
+    try {
+      await renameRun(id, name);
+      if (id === this.run.id) this.run.name = name;
+    } catch (err) {
+      this.list.error = err;
+    }
+    await this.refresh();
+  }
+
+  /** Offers a stored run: this tab's (or, after a crash, the one on screen), else the
+   *  newest; `busy` when another trainer trains it now. Not on a page that saved since. */
+  async check(afterCrash = false) {
+    await this.refresh();
+    if (!afterCrash && this.saved) return;
+    const mine = afterCrash ? this.run.id : tabRun();
+    const runs = this.list.runs.filter((r) => r.kind === 'run');
+    const rec = runs.find((r) => r.id === mine) ?? runs[0];
+    if (rec) this.show(rec, await heldElsewhere(rec.id));
+  }
+
+  show(rec, busy = false) {
+    this.offer = { rec, busy };
     this.#changed();
   }
 
   take() {
-    const rec = this.offer;
+    const rec = this.offer?.rec ?? null;
     this.offer = null;
     this.#changed();
     return rec;
   }
 
   async discard() {
-    this.take();
-    try {
-      await dropSave();
-    } catch {
-      // nothing stored, nothing to drop
-    }
-  }
-
-  resumed(rec) {
-    this.saved = { step: rec.step, savedAt: rec.savedAt };
-    this.#changed();
-  }
-
-  /** A new run: the note speaks of its saves (the last one stays stored). */
-  forget() {
-    this.saved = null;
-    this.#changed();
+    const rec = this.take();
+    if (rec) await this.drop(rec.id);
   }
 }
 
@@ -118,16 +230,36 @@ export function runRecord(state, step, run) {
   };
 }
 
-/** Draws the note on this page's last save and the offer of a stored one. */
+/** Why storage failed, in the widget's language. */
+export const storeFault = (widget, err) =>
+  (err.fault ? widget.t(`gpt.store.${err.fault}`, { detail: err.detail }) : message(err, widget.language));
+
+/** The name a run shows: its own, else when it started. */
+export function runName(widget, run) {
+  if (run.name) return run.name;
+  const when = new Date(run.startedAt);
+  const at = Number.isFinite(when.getTime())
+    ? when.toLocaleString(widget.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '–';
+  return widget.t('gpt.runs.untitled', { at });
+}
+
+/** Draws the note on this run's last save and the offer of a stored one. */
 export function paintSaves(u, widget, saves) {
   const s = saves.saved;
   u.saveNote.hidden = !s;
   if (s) {
-    const why = (err) => (err.fault ? widget.t(`gpt.store.${err.fault}`, { detail: err.detail }) : message(err, widget.language));
-    u.saveNote.textContent = s.error ? widget.t('gpt.saveFailed', { msg: why(s.error) })
+    u.saveNote.textContent = s.error ? widget.t('gpt.saveFailed', { msg: storeFault(widget, s.error) })
       : widget.t('gpt.savedNote', { step: formatGrouped(s.step), time: hhmm(s.savedAt) });
   }
-  const rec = saves.offer;
-  u.offer.hidden = !rec;
-  if (rec) u.offerText.textContent = widget.t('gpt.resumeOffer', { step: formatGrouped(rec.step), time: hhmm(rec.savedAt) });
+  const o = saves.offer;
+  u.offer.hidden = !o;
+  if (o) {
+    const vars = { step: formatGrouped(o.rec.step), time: hhmm(o.rec.savedAt), name: runName(widget, o.rec) };
+    u.offerText.textContent = widget.t(o.busy ? 'gpt.busyOffer' : 'gpt.resumeOffer', vars);
+    u.offerResume.hidden = o.busy;
+    u.offerDiscard.hidden = o.busy;
+    u.offerLook.hidden = !o.busy;
+    u.offerTake.hidden = !o.busy;
+  }
+  u.runs.paint(saves, widget);
 }

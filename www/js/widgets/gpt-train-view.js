@@ -4,6 +4,7 @@
 
 import { formatGrouped } from '../format.js';
 import { h } from '../widget-base.js';
+import { runsView } from './gpt-train-runs.js';
 
 /** HH:MM of a time in ms (local clock). */
 export function hhmm(ms) {
@@ -41,8 +42,9 @@ export class LiveMessage {
 }
 
 /** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, workers,
- *  causal, save, saveState, file, pretrained, resume, discard }: what each control calls. Returns the
- *  elements the widget updates. */
+ *  causal, save, saveState, file, pretrained, resume, discard, look, takeOver, runs }:
+ *  what each control calls (`runs`: gpt-train-runs.js's). Returns the elements the
+ *  widget updates. */
 export function buildTrainView(root, on) {
   const u = {};
   const button = (key, onclick, cls) => h('button', { type: 'button', class: cls, 'data-t': key, onclick });
@@ -67,8 +69,13 @@ export function buildTrainView(root, on) {
   u.pretrained = button('gpt.pretrained', on.pretrained);
   u.fileMsg = h('p', { class: 'file-msg msg', role: 'status', hidden: true });
   u.offerText = h('span');
+  u.offerResume = button('gpt.resumeSaved', on.resume, 'primary');
+  u.offerDiscard = button('gpt.discardSaved', on.discard);
+  u.offerLook = button('gpt.lookSaved', on.look);
+  u.offerTake = button('gpt.takeOver', on.takeOver, 'primary');
   u.offer = h('div', { class: 'offer', role: 'alert', hidden: true }, u.offerText,
-    button('gpt.resumeSaved', on.resume, 'primary'), button('gpt.discardSaved', on.discard));
+    u.offerResume, u.offerDiscard, u.offerTake, u.offerLook);
+  u.runs = runsView(on.runs);
   u.saveNote = h('p', { class: 'save-note muted', hidden: true });
   root.append(
     u.offer,
@@ -84,6 +91,7 @@ export function buildTrainView(root, on) {
       h('div', { class: 'files' }, u.save, u.saveState, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
         u.pretrained),
       u.fileMsg),
+    u.runs.el,
     h('div', { class: 'panel' }, h('h3', { 'data-t': 'gpt.inspectTitle' }), u.inspect));
   return u;
 }

@@ -6,22 +6,27 @@
 //
 //   status: idle (a fresh model, settings editable) → running ⇄ paused; loaded (a file);
 //   Reset builds a fresh model from the settings. All math runs in gpt-worker.js.
-//   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot, saved }  (for tests)
+//   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot, saved, run (its id),
+//                owned (this trainer holds the run), offer ({ id, busy } or null) }  (for tests)
 //
 // This file is the run's life (build, train, pause, load, resume, a crashed worker); the
-// worker is reached through GptClient (gpt-client.js), saves through RunSaves
-// (gpt-train-saves.js), files through gpt-files.js, and the screen is gpt-train-view.js.
+// worker is reached through GptClient (gpt-client.js), saves and the saved runs through
+// RunSaves (gpt-train-saves.js; their list is gpt-train-runs.js), a run's ownership
+// through gpt-run-lock.js, files through gpt-files.js; the screen is gpt-train-view.js.
 
 import { AttnWidget, define, message } from '../widget-base.js';
 import { addStrings } from '../i18n.js';
 import PART_GPT from '../i18n/part-gpt.js';
 import { GptClient, workerError } from '../gpt-client.js';
+import { loadSave } from '../gpt-store.js';
 import { formatGrouped } from '../format.js';
 import { readKey, writeKey } from '../storage.js';
 import { TRAIN_CSS } from './gpt-train-css.js';
 import { LiveMessage, buildTrainView, labelTrainView, paintTrainView } from './gpt-train-view.js';
-import { RunSaves, paintSaves, runRecord } from './gpt-train-saves.js';
-import { PRETRAINED_NAME, download, fetchPretrained, fileKind } from './gpt-files.js';
+import { RunSaves, paintSaves, runName, runRecord } from './gpt-train-saves.js';
+import { RUNS_CSS } from './gpt-train-runs.js';
+import { askToPause, heldElsewhere, onAskToPause, waitFor } from '../gpt-run-lock.js';
+import { PRETRAINED_NAME, download, downloadRun, fetchPretrained, fileKind } from './gpt-files.js';
 import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
@@ -34,7 +39,7 @@ const FRESH = Object.freeze({ step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec
 
 class AttnGptTrain extends AttnWidget {
   static tag = 'attn-gpt-train';
-  static css = TRAIN_CSS;
+  static css = TRAIN_CSS + RUNS_CSS;
 
   #status = 'starting';
   #info = null;
@@ -48,6 +53,7 @@ class AttnGptTrain extends AttnWidget {
   #corpus = { source: 'default', text: null }; // the text the current model trains on
   #saves = new RunSaves({ snapshot: () => this.#snapshot(), changed: () => paintSaves(this.ui, this, this.#saves) });
   #offerChecked = false;
+  #unlisten = null; // from another trainer's requests to pause (gpt-run-lock.js)
   // a tab hidden mid-run (switched away, closing, a phone locking) saves at once
   #onHidden = () => {
     if (document.visibilityState === 'hidden' && this.#status === 'running') this.saveNow();
@@ -60,6 +66,12 @@ class AttnGptTrain extends AttnWidget {
       saveState: () => this.saveState(),
       file: () => this.#loadFile(), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
+      look: () => this.lookSaved(), takeOver: () => this.takeOver(),
+      runs: {
+        resume: (rec) => this.resumeSaved(rec), rename: (id, name) => this.#saves.rename(id, name),
+        drop: (id) => this.#saves.drop(id), download: (rec, what) => this.#downloadRun(rec, what),
+        dropOldest: (yes) => this.#saves.dropOldest(yes),
+      },
     });
     this.#msg = new LiveMessage(this.ui.msg, 'msg');
     this.#fileMsg = new LiveMessage(this.ui.fileMsg, 'file-msg msg');
@@ -74,6 +86,7 @@ class AttnGptTrain extends AttnWidget {
     if (!this.#client) this.#connectWorker();
     this.#settingsChanged();
     document.addEventListener('visibilitychange', this.#onHidden);
+    this.#unlisten ??= onAskToPause((id) => this.#askedToPause(id));
     if (!this.#offerChecked) {
       this.#offerChecked = true;
       this.#saves.check();
@@ -83,6 +96,9 @@ class AttnGptTrain extends AttnWidget {
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#saves.stop();
+    this.#saves.release();
+    this.#unlisten?.();
+    this.#unlisten = null;
     document.removeEventListener('visibilitychange', this.#onHidden);
     this.#client?.terminate();
     this.#client = null;
@@ -124,7 +140,8 @@ class AttnGptTrain extends AttnWidget {
   }
 
   get state() {
-    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui?.plot.data, saved: this.#saves.saved };
+    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui?.plot.data, saved: this.#saves.saved,
+      run: this.#saves.run.id, owned: this.#saves.owned, offer: this.#saves.offer && { id: this.#saves.offer.rec.id, busy: this.#saves.offer.busy } };
   }
 
   // ---- the model's life: build, train, pause, reset, save, load ----
@@ -175,7 +192,7 @@ class AttnGptTrain extends AttnWidget {
   /** A fresh model from the settings (the plot and samples start over). */
   async reset() {
     const gen = this.#begin();
-    this.#saves.forget();
+    this.#saves.newRun();
     const { config, text, source } = this.ui.settings.value;
     this.ui.settings.locked = false;
     this.#clearRun();
@@ -198,6 +215,7 @@ class AttnGptTrain extends AttnWidget {
 
   async start() {
     if (!this.#info) return;
+    if (!(await this.#own())) return;
     this.ui.settings.locked = true;
     this.ui.inspect.close();
     const info = await this.#use(this.#client.call('start'), 'running');
@@ -212,6 +230,7 @@ class AttnGptTrain extends AttnWidget {
       this.ui.inspect.open(info);
       await this.saveNow();
     }
+    this.#saves.release(); // saved: another trainer may take the run over from here
   }
 
   #pauseUi() {
@@ -275,6 +294,7 @@ class AttnGptTrain extends AttnWidget {
         ? await this.#client.call('restore', { bytes: buffer, text }, [buffer])
         : await this.#client.call('load', { bytes: buffer, text, config: { batch_size, lr, causal: !this.ui.causal.checked }, seed: 1337 }, [buffer]);
       if (gen !== this.#gen) return;
+      this.#saves.newRun(); // a file's model trains on as a run of its own
       this.#adopt(info, kind === 'state' ? 'paused' : 'loaded', source, text);
       this.ui.causal.checked = !info.causal;
       this.ui.settings.locked = true;
@@ -318,6 +338,7 @@ class AttnGptTrain extends AttnWidget {
       this.#last.sampleStep = e.step;
     } else if (e.event === 'stopped') {
       this.#saves.stop();
+      this.#saves.release();
       if (e.reason === 'crashed') {
         this.#crashed(e.message);
         return;
@@ -366,10 +387,28 @@ class AttnGptTrain extends AttnWidget {
     return this.#saves.discard();
   }
 
-  /** Rebuilds the saved run (settings, model, optimizer, curves, sample) and trains on. */
-  async resumeSaved() {
-    const rec = this.#saves.take();
-    if (!rec) return;
+  /** Whether this trainer owns its run (claimed now if free). A run another trainer
+   *  trains is offered to look at or take over; one another trainer saved since this
+   *  one paused goes on from that save. */
+  async #own() {
+    if (this.#saves.owned) return true;
+    const { stored, newer } = await this.#saves.storedSave();
+    if (!(await this.#saves.own())) {
+      if (stored) this.#saves.show(stored, true);
+      this.#showMsg(() => this.t('gpt.trainedElsewhere'));
+      return false;
+    }
+    if (newer) {
+      const at = this.#last.step;
+      if (!(await this.#open(stored, 'paused'))) return false;
+      this.#showMsg(() => this.t('gpt.wentOnFrom', { step: formatGrouped(stored.step), was: formatGrouped(at) }));
+    }
+    return true;
+  }
+
+  /** Rebuilds saved run `rec` (settings, model, optimizer, curves, sample), paused;
+   *  true when it is on screen. A record that does not restore stays on offer. */
+  async #open(rec, status) {
     const gen = this.#begin();
     this.#status = 'resuming';
     this.#paint();
@@ -381,20 +420,77 @@ class AttnGptTrain extends AttnWidget {
       this.ui.causal.checked = !rec.causal;
       const bytes = rec.state.slice().buffer;
       const info = await this.#client.call('restore', { bytes, text }, [bytes]);
-      if (gen !== this.#gen) return;
-      this.#adopt(info, 'paused', rec.source, text);
+      if (gen !== this.#gen) return false;
+      this.#adopt(info, status, rec.source, text);
       this.ui.settings.locked = true;
       this.#restoreRun(rec, info.steps);
-      this.#saves.resumed(rec);
+      this.#saves.adopt(rec);
       this.#showMsg(null);
       this.#paint();
-      await this.start();
+      return true;
     } catch (err) {
-      if (gen !== this.#gen) return;
+      if (gen !== this.#gen) return false;
       this.#showMsg(() => this.t('gpt.resumeFailed', { msg: message(err, this.language) }));
       this.#saves.show(rec); // still there: Discard, or try again
       await this.reset();
+      return false;
     }
+  }
+
+  /** Resumes saved run `rec` (the one on offer by default) and trains on; one another
+   *  trainer trains is offered instead. */
+  async resumeSaved(rec = this.#saves.take()) {
+    if (!rec) return;
+    if (await heldElsewhere(rec.id)) {
+      this.#saves.show(rec, true);
+      return;
+    }
+    if (await this.#open(rec, 'paused')) await this.start();
+  }
+
+  /** Opens the run on offer without training it: another trainer owns it. */
+  async lookSaved() {
+    const rec = this.#saves.take();
+    if (!rec?.state || !(await this.#open(rec, 'paused'))) return;
+    this.#showMsg(() => this.t('gpt.looking', { name: runName(this, rec) }));
+  }
+
+  /** Asks the trainer of the run on offer to pause, and trains the run here from the
+   *  save its Pause makes. */
+  async takeOver() {
+    const offered = this.#saves.take();
+    if (!offered) return;
+    const gen = this.#begin();
+    this.#showMsg(() => this.t('gpt.askingToPause', { name: runName(this, offered) }));
+    const lock = waitFor(offered.id);
+    askToPause(offered.id);
+    const held = await lock;
+    if (gen !== this.#gen) {
+      held?.release();
+      return;
+    }
+    held?.release(); // start() claims it again, now free
+    let rec = offered;
+    try {
+      rec = (await loadSave(offered.id)) ?? offered;
+    } catch {
+      // storage gone: the offered save it is
+    }
+    if (await this.#open(rec, 'paused')) await this.start();
+  }
+
+  /** Another trainer asks for run `id`: pause (which saves it), and say why. */
+  async #askedToPause(id) {
+    if (id !== this.#saves.run.id || !this.#saves.owned || this.#status !== 'running') return;
+    await this.pause();
+    this.#showMsg(() => this.t('gpt.takenOver', { step: formatGrouped(this.#last.step) }));
+  }
+
+  /** Downloads saved run `rec`: its training state, or its weights (gpt-files.js). */
+  async #downloadRun(rec, what) {
+    if (rec.source !== 'own') await this.ui.settings.whenReady();
+    const text = rec.source === 'own' ? rec.text : this.ui.settings.defaultText;
+    this.#fileMsg.show(...await downloadRun(this.shadowRoot, this.#client, rec, what, text, (k, v) => this.t(k, v), () => this.language));
   }
 
   /** The curves, sample and numbers of saved run `rec`, at `step`. */
