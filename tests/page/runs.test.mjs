@@ -6,7 +6,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { SHOTS, pageSuite, watch } from './browser.mjs';
 
 const site = pageSuite();
@@ -470,3 +471,50 @@ test('a save that fails (quota) leaves the previous save of the run whole and re
   assert.equal(kept.savedAt, good.savedAt);
   assert.deepEqual(kept.state, good.state, 'its state, byte for byte');
 }));
+
+// Two trainers on one page (one tab): the same lock keeps them off each other's run.
+const TWO = '__runs-two-trainers.html';
+const TWO_PATH = fileURLToPath(new URL(`../../www/${TWO}`, import.meta.url));
+
+test('two trainers in one tab: the second sees the first\'s run as trained elsewhere and takes it over', async () => {
+  await writeFile(TWO_PATH, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two trainers</title>
+<link rel="icon" href="data:,"><script type="module" src="widgets.js"></script></head>
+<body><attn-gpt-train id="one"></attn-gpt-train><attn-gpt-train id="two"></attn-gpt-train></body></html>
+`);
+  const context = await site.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${site.base}${TWO}`);
+    const st = (id) => page.locator(`#${id}`).evaluate((el) => el.state);
+    const wait = (fn, arg) => page.waitForFunction(fn, arg, { timeout: 60000, polling: 100 });
+    const statusOf = (id, s) => wait(([i, want]) => document.getElementById(i)?.dataset.status === want, [id, s]);
+    const controls = (id) => page.locator(`#${id}`).locator('.panel .controls');
+    await statusOf('one', 'idle');
+    await statusOf('two', 'idle');
+    await controls('one').getByRole('button', { name: 'Start', exact: true }).click();
+    await statusOf('one', 'running');
+    await wait(() => document.getElementById('one').state.saved?.step > 0, null);
+    const run = (await st('one')).run;
+    // the second trainer, as a page opened now would, looks for saved runs
+    await page.locator('#two').evaluate((el) => el.remove());
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('attn-gpt-train'), { id: 'two' })));
+    await wait((id) => document.getElementById('two').state.offer?.id === id, run);
+    assert.deepEqual((await st('two')).offer, { id: run, busy: true });
+    await page.locator('#two .offer').getByRole('button', { name: 'Take over' }).click();
+    await statusOf('one', 'paused');
+    await statusOf('two', 'running');
+    const [one, two] = [await st('one'), await st('two')];
+    assert.equal(two.run, run);
+    assert.deepEqual([one.owned, two.owned], [false, true]);
+    assert.ok(two.step >= one.step, `two goes on from one's pause (${one.step}) at ${two.step}`);
+    assert.equal(await page.locator('#one .panel > .msg:not(.file-msg)').innerText(),
+      `Another tab took this run over at step ${one.step.toLocaleString('en-US')}: it trains there now.`);
+    await controls('two').getByRole('button', { name: 'Pause', exact: true }).click();
+    await statusOf('two', 'paused');
+    assert.deepEqual(problems, [], 'no console error or warning, page error or failed request');
+  } finally {
+    await context.close();
+    await rm(TWO_PATH, { force: true });
+  }
+});
