@@ -21,13 +21,15 @@ if (!src || !out) {
   process.exit(2);
 }
 
-// The widgets' entries (widgets.js, attn-head.js and the two pages built on widgets.js)
-// share their chunks: the code attn-head.js needs (the head and what every widget reads) is
-// one chunk, every other widget another, plus what loads on demand (the GPT trainer,
-// KaTeX's script). Every other
-// entry (the demo and bench pages, each worker) is one self-contained file, so a page
-// fetches widgets.js and a chunk or two, and a worker none of the page's chunks.
-const PAGES = ['widgets.js', 'attn-head.js', 'js/lesson-page.js', 'js/embed-page.js'];
+// Two families of entries, each split into chunks of its own: the teachers' scripts
+// (widgets.js, attn-head.js: the code attn-head.js needs is their shared chunk, and what
+// loads on demand, sections 5–8, the GPT trainer, KaTeX's script, chunks of their own)
+// and the two pages built on widgets.js (the lesson, the catalogue). A page loads one
+// family, so neither's chunks are cut to fit the other's imports. Every other entry (the
+// demo and bench pages, each worker) is one self-contained file, so a page fetches its
+// script and a chunk or two, and a worker none of the page's chunks.
+const TEACHERS = ['widgets.js', 'attn-head.js'];
+const PAGES = ['js/lesson-page.js', 'js/embed-page.js'];
 const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
   'js/widgets/variance-worker.js'];
 const ROOT = '__AP_ROOT__/';
@@ -68,7 +70,7 @@ const bundle = (entries, splitting) => esbuild.build({
   plugins: [rootUrls],
 });
 
-const runs = [await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
+const runs = [await bundle(TEACHERS, true), await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
 const result = { metafile: { outputs: Object.assign({}, ...runs.map((r) => r.metafile.outputs)) } };
 let bytes = 0;
 for (const file of Object.keys(result.metafile.outputs)) {
@@ -80,4 +82,4 @@ for (const file of Object.keys(result.metafile.outputs)) {
   bytes += text.length;
 }
 if (process.env.BUNDLE_META) await writeFile(process.env.BUNDLE_META, JSON.stringify(result.metafile));
-console.log(`bundled ${PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
+console.log(`bundled ${TEACHERS.length + PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);

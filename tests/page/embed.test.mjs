@@ -369,6 +369,38 @@ test('attn-head.js alone: a page with one head draws it, explains a cell in both
   }, { tags: ['attn-head'] });
 });
 
+test('widgets.js on a page with one head loads no code of sections 5–8 until such an element comes; then it draws, with a state set before its code came', async () => {
+  await writeFile(path.join(tmp, 'site', SUB, 'one-head-widgets.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>One head</title><link rel="icon" href="data:,">
+<script type="module" src="widgets.js" blocking="render"></script></head>
+<body><h1>Self-attention</h1><attn-head></attn-head></body></html>`);
+  await withEmbed('one-head-widgets.html', async (page, responses) => {
+    assert.equal(await cell(page, 'attn-head', 'weights', 2, 0), '0.80');
+    const partB = ['attn-note-graph', 'attn-note-scale', 'attn-exercise', 'attn-proofs', 'attn-quiz', 'attn-interview'];
+    const defined = (tags) => page.evaluate((t) => t.filter((tag) => customElements.get(tag)), tags);
+    assert.deepEqual(await defined(partB), [], 'no element of sections 5–8 is defined');
+    assert.deepEqual(await defined(['attn-bigram', 'attn-schemes', 'attn-head-probe']), ['attn-bigram', 'attn-schemes', 'attn-head-probe']);
+    const before = (await Promise.all(responses)).reduce((n, r) => n + r.bytes, 0);
+    // A teacher's script adds a note and sets its state before its code has come
+    await page.evaluate(() => {
+      const note = document.createElement('attn-note-scale');
+      note.state = { dk: 64, scaled: true, causal: true };
+      document.body.append(note);
+    });
+    await page.waitForFunction(() => window.__drawn.has(document.querySelector('attn-note-scale')), null, { timeout: 15000 });
+    assert.deepEqual(await defined(partB), partB, 'the part loads whole once one of its elements is there');
+    // drawn from that state (an early `state` left on the element would hide the class's
+    // accessor, and the note would draw its default d_k of 16)
+    assert.equal(await page.locator('attn-note-scale').evaluate((el) => el.shadowRoot.querySelector('output.big').textContent), '64');
+    assert.equal(await page.locator('attn-note-scale').evaluate((el) => Object.hasOwn(el, 'state')), false);
+    assert.deepEqual(await page.locator('attn-note-scale').evaluate((el) => el.state), { dk: 64, scaled: true, causal: true });
+    assert.equal(await inlineError(page, 'attn-note-scale'), null);
+    const after = (await Promise.all(responses)).reduce((n, r) => n + r.bytes, 0);
+    console.log(`# one head on widgets.js: ${(before / 1024).toFixed(0)} KB before a note is added, ${((after - before) / 1024).toFixed(0)} KB more for sections 5–8 (uncompressed)`);
+    assert.ok(after > before);
+  }, { tags: ['attn-head'] });
+});
+
 test('narrow screen: the notes page and its widgets fit a phone', () => withEmbed('notes-example.html', async (page) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);

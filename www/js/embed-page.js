@@ -4,6 +4,7 @@
 // wires the Copy buttons and the live event log. Widgets draw themselves (widgets.js).
 
 import '../widgets.js';
+import './widgets/part-b.js'; // every section's widgets, defined before the first paint
 import { urlKeyOf } from './url-keys.js';
 
 const FOR = ['for', 'id of an <attn-head> on the same page to follow', 'the built-in h/o/u head'];

@@ -4,6 +4,7 @@
 
 import './lesson-i18n.js'; // first: the texts are in place before the widgets are built
 import '../widgets.js';
+import './widgets/part-b.js'; // every section's widgets, defined before the first paint
 import { setLang, t } from './i18n.js';
 import { urlKeyOf } from './url-keys.js';
 import { bindUrlState, setUrlNotice } from './url-state.js';

@@ -198,6 +198,18 @@ export class AttnWidget extends HTMLElement {
         this.ensureBuilt();
       }
     }
+    // `state` set on the element before its class was defined (a page's script ahead of a
+    // widget whose code loads later) sits on the element and hides the class's accessor:
+    // set again through it.
+    if (Object.hasOwn(this, 'state')) {
+      const early = this.state;
+      delete this.state;
+      try {
+        this.state = early;
+      } catch (err) {
+        this.showError(message(err));
+      }
+    }
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.refresh();
     }, this);

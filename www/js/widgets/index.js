@@ -16,24 +16,34 @@ import './attn-head-probe.js';
 import './attn-compare-words.js';
 import './attn-value-change.js';
 import './attn-bias.js';
-// Part B (sections 5–8):
-import './note-graph.js';
-import './note-space.js';
-import './note-batch.js';
-import './note-encoder.js';
-import './note-cross.js';
-import './note-scale.js';
-import './exercise.js';
-import './proofs.js';
-import './practice.js';
-import './quiz.js';
-import './interview.js';
+// Part B (sections 5–8, part-b.js): its code and strings load once a page holds one of
+// its elements (the lesson page and the catalogue import part-b.js themselves).
+definedWhenPresent(['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
+  'attn-note-scale', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'],
+() => import('./part-b.js'));
 // The explain panel and formula stepper every explainable grid opens:
 import './attn-explain.js';
 import './attn-formula-steps.js';
 // Train a GPT (section 9): its code (and, through it, the GPT's wasm, the corpus and the
 // pretrained model) loads only once an <attn-gpt-train> comes near the viewport.
 lazyDefine('attn-gpt-train', () => import('./gpt-train.js'));
+
+/**
+ * Runs `load` (which defines `tags`) as soon as the document holds one of them, now or
+ * when a page adds one later: a page without any never fetches their code.
+ */
+function definedWhenPresent(tags, load) {
+  if (tags.every((t) => customElements.get(t))) return;
+  const selector = tags.join(',');
+  const present = () => {
+    if (!document.querySelector(selector)) return;
+    added.disconnect();
+    load();
+  };
+  const added = new MutationObserver(present);
+  added.observe(document.documentElement, { childList: true, subtree: true });
+  present();
+}
 
 /**
  * Runs `load` (which defines `tag`) once an element `tag` is in the document and within a
