@@ -192,7 +192,11 @@ test('a run another tab trains: looked at read-only, then taken over from its Pa
 
   // A cannot train it meanwhile; once B pauses, A takes it back from B's save
   await click(a, 'Resume');
-  await until(a, () => document.querySelector('attn-gpt-train').state.offer?.busy === true);
+  await until(a, () => document.querySelector('attn-gpt-train').state.offer?.busy === true, null, 20000).catch(async (err) => {
+    const [sa, sb] = [await state(a), await state(b)];
+    console.log(`# A: ${sa.status} owned ${sa.owned} offer ${JSON.stringify(sa.offer)} msg "${await a.gpt.locator(MSG).innerText()}"; B: ${sb.status} owned ${sb.owned}`);
+    throw err;
+  });
   assert.equal((await state(a)).status, 'paused');
   await stepAtLeast(b, took.step + 200);
   await click(b, 'Pause');

@@ -394,7 +394,9 @@ class AttnGptTrain extends AttnWidget {
     if (this.#saves.owned) return true;
     const { stored, newer } = await this.#saves.storedSave();
     if (!(await this.#saves.own())) {
-      if (stored) this.#saves.show(stored, true);
+      // the run on screen is this run: offered as it is here when its save cannot be read
+      const here = { ...this.#saves.run, step: this.#last.step, savedAt: this.#saves.saved?.savedAt ?? Date.now() };
+      this.#saves.show(stored ?? here, true);
       this.#showMsg(() => this.t('gpt.trainedElsewhere'));
       return false;
     }
@@ -476,7 +478,8 @@ class AttnGptTrain extends AttnWidget {
     } catch {
       // storage gone: the offered save it is
     }
-    if (await this.#open(rec, 'paused')) await this.start();
+    // no save to go on from (only the run on screen is offered so): it trains on as it is
+    if (!rec.state || (await this.#open(rec, 'paused'))) await this.start();
   }
 
   /** Another trainer asks for run `id`: pause (which saves it), and say why. */
