@@ -78,9 +78,8 @@ async function run(mode, fn) {
     db = await openDb();
     return await new Promise((resolve, reject) => {
       const tx = db.transaction(RUNS, mode);
-      let result;
-      Promise.resolve(fn(tx.objectStore(RUNS), (r) => { result = r; })).catch(reject);
-      tx.oncomplete = () => resolve(typeof result === 'function' ? result() : result?.result);
+      const out = fn(tx.objectStore(RUNS)); // a request, or a function giving the result
+      tx.oncomplete = () => resolve(typeof out === 'function' ? out() : out?.result);
       tx.onerror = (e) => {
         e.preventDefault();
         reject(tx.error ?? new Error('IndexedDB failed'));
@@ -111,7 +110,7 @@ function readRecord(id, value) {
 }
 
 export async function listRuns() {
-  const entries = await run('readonly', (s, done) => {
+  const entries = await run('readonly', (s) => {
     const out = [];
     s.openCursor().onsuccess = (e) => {
       const c = e.target.result;
@@ -119,7 +118,7 @@ export async function listRuns() {
       out.push([String(c.key), c.value]);
       c.continue();
     };
-    done(() => out);
+    return () => out;
   });
   const runs = [];
   const damaged = [];
@@ -134,20 +133,20 @@ export async function listRuns() {
 
 export async function loadSave(id) {
   if (id == null) return (await listRuns()).runs.find((r) => r.kind === 'run');
-  const rec = readRecord(id, await run('readonly', (s, done) => done(s.get(id))));
+  const rec = readRecord(id, await run('readonly', (s) => s.get(id)));
   return typeof rec === 'object' && rec.kind === 'run' ? rec : undefined;
 }
 
 export const putRun = ({ kind, ...record }) =>
-  run('readwrite', (s, done) => done(s.put({ ...record, version: SAVE_VERSION }, record.id)));
-export const dropRun = (id) => run('readwrite', (s, done) => done(s.delete(id)));
+  run('readwrite', (s) => s.put({ ...record, version: SAVE_VERSION }, record.id));
+export const dropRun = (id) => run('readwrite', (s) => s.delete(id));
 
-export const renameRun = (id, name) => run('readwrite', (s, done) => {
+export const renameRun = (id, name) => run('readwrite', (s) => {
   const req = s.get(id);
   req.onsuccess = () => {
     if (req.result && typeof req.result === 'object') s.put({ ...req.result, name }, id);
   };
-  done(req);
+  return req;
 });
 
 /** How much this site stores and may store (navigator.storage.estimate), or null. */

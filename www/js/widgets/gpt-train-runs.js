@@ -12,7 +12,7 @@
 
 import { h } from '../widget-base.js';
 import { formatGrouped } from '../format.js';
-import { MAX_RUNS, runName } from './gpt-train-saves.js';
+import { MAX_RUNS, dateText, runName } from './gpt-train-saves.js';
 
 const SPARK = { w: 96, h: 24 };
 const NS = 'http://www.w3.org/2000/svg';
@@ -100,11 +100,9 @@ export function runsView(on) {
         rec.kind === 'other' ? h('span', { class: 'tag' }, t('gpt.runs.otherVersion')) : null,
         sparkline(rec.plot.val.length > 1 ? rec.plot.val : rec.plot.batch, t('gpt.runs.curve', { name })));
       const val = rec.eval?.val ?? rec.plot.val.at(-1)?.[1];
-      const when = new Date(rec.savedAt);
       const facts = h('div', { class: 'run-facts muted' }, [modelText(t, rec),
         t('gpt.runs.facts', { step: formatGrouped(rec.step), val: Number.isFinite(val) ? formatGrouped(val, 3) : '–',
-          at: Number.isFinite(when.getTime()) ? when.toLocaleString(widget.language === 'zh' ? 'zh-CN' : 'en-GB',
-            { dateStyle: 'medium', timeStyle: 'short' }) : '–' })].join(' · '));
+          at: dateText(widget, rec.savedAt) })].join(' · '));
       const actions = deleting === rec.id
         ? [h('span', {}, t('gpt.runs.reallyDelete', { name })),
           button(t('gpt.runs.delete'), () => { deleting = null; on.drop(rec.id); }, 'danger'),

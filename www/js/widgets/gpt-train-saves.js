@@ -234,13 +234,16 @@ export function runRecord(state, step, run) {
 export const storeFault = (widget, err) =>
   (err.fault ? widget.t(`gpt.store.${err.fault}`, { detail: err.detail }) : message(err, widget.language));
 
+/** A date and time (ms since 1970) in the widget's language, e.g. "2 Dec 2026, 23:29". */
+export function dateText(widget, ms) {
+  const when = new Date(ms);
+  return Number.isFinite(when.getTime())
+    ? when.toLocaleString(widget.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '–';
+}
+
 /** The name a run shows: its own, else when it started. */
 export function runName(widget, run) {
-  if (run.name) return run.name;
-  const when = new Date(run.startedAt);
-  const at = Number.isFinite(when.getTime())
-    ? when.toLocaleString(widget.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '–';
-  return widget.t('gpt.runs.untitled', { at });
+  return run.name || widget.t('gpt.runs.untitled', { at: dateText(widget, run.startedAt) });
 }
 
 /** Draws the note on this run's last save and the offer of a stored one. */

@@ -415,9 +415,8 @@ class AttnGptTrain extends AttnWidget {
     this.#status = 'resuming';
     this.#paint();
     try {
-      if (rec.source !== 'own') await this.ui.settings.whenReady();
+      const text = await this.#textOf(rec);
       clearTimeout(this.#rebuild); // the corpus arriving meanwhile scheduled a fresh model
-      const text = rec.source === 'own' ? rec.text : this.ui.settings.defaultText;
       this.ui.settings.restore(rec);
       this.ui.causal.checked = !rec.causal;
       const bytes = rec.state.slice().buffer;
@@ -466,12 +465,8 @@ class AttnGptTrain extends AttnWidget {
     this.#showMsg(() => this.t('gpt.askingToPause', { name: runName(this, offered) }));
     const lock = waitFor(offered.id);
     askToPause(offered.id);
-    const held = await lock;
-    if (gen !== this.#gen) {
-      held?.release();
-      return;
-    }
-    held?.release(); // start() claims it again, now free
+    (await lock)?.release(); // free now: start() claims it again
+    if (gen !== this.#gen) return;
     let rec = offered;
     try {
       rec = (await loadSave(offered.id)) ?? offered;
@@ -491,9 +486,15 @@ class AttnGptTrain extends AttnWidget {
 
   /** Downloads saved run `rec`: its training state, or its weights (gpt-files.js). */
   async #downloadRun(rec, what) {
-    if (rec.source !== 'own') await this.ui.settings.whenReady();
-    const text = rec.source === 'own' ? rec.text : this.ui.settings.defaultText;
+    const text = await this.#textOf(rec);
     this.#fileMsg.show(...await downloadRun(this.shadowRoot, this.#client, rec, what, text, (k, v) => this.t(k, v), () => this.language));
+  }
+
+  /** The text saved run `rec` trained on: its own, or the default corpus once it is here. */
+  async #textOf(rec) {
+    if (rec.source === 'own') return rec.text;
+    await this.ui.settings.whenReady();
+    return this.ui.settings.defaultText;
   }
 
   /** The curves, sample and numbers of saved run `rec`, at `step`. */
