@@ -22,11 +22,17 @@ const NS = [null, 'http://www.w3.org/2000/svg', 'http://www.w3.org/1998/Math/Mat
 
 let sheetPromise = null;
 let katexPromise = null;
+let cssText = null;
+
+/** KaTeX's stylesheet as text, its fonts as data: URLs, for a host where this module has no
+ *  URL to fetch it by (the notebook ESM); called before the first formula. */
+export function provideTexCss(css) {
+  cssText = css;
+}
 
 /** KaTeX's stylesheet, less its fonts, as a constructed sheet (its fonts go to the document). */
 export function texSheet() {
-  sheetPromise ??= fetch(CSS_URL)
-    .then((r) => (r.ok ? r.text() : ''))
+  sheetPromise ??= (cssText != null ? Promise.resolve(cssText) : fetch(CSS_URL).then((r) => (r.ok ? r.text() : '')))
     .then((css) => {
       const fonts = css.match(/@font-face\s*{[^}]*}/g) ?? [];
       const faces = new CSSStyleSheet();

@@ -7,9 +7,16 @@
 import init, * as core from '../pkg/attention_playground.js';
 
 let ready = null;
+let bytes = null;
 
 /** Resolves to the wasm-bindgen module (HeadLab, parseNumber, …) once initialised. */
 export function loadCore() {
-  ready ??= init().then(() => core);
+  ready ??= init(bytes ? { module_or_path: bytes } : undefined).then(() => core);
   return ready;
+}
+
+/** The core's .wasm as bytes, for a host where this module has no URL to find it by (the
+ *  notebook ESM, imported from a blob: URL); called before the first loadCore(). */
+export function provideCore(wasm) {
+  bytes = wasm;
 }

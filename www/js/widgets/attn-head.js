@@ -180,6 +180,16 @@ class AttnHead extends AttnWidget {
     };
   }
 
+  /** What the core computed from the state on screen: `{ q, k, v, scores, masked_scores,
+   *  weights, out }`, each `{ rows, cols, data }` (masked scores hold -Infinity), copied;
+   *  null before the first draw and while the inputs cannot run (the page shows the last
+   *  valid result greyed). */
+  get result() {
+    const r = this.#last;
+    if (!r || this.#ui.main?.classList.contains('stale')) return null;
+    return Object.fromEntries(OUTPUTS.map((name) => [name, plain(r[name])]));
+  }
+
   /** The lab's numbers changed: the cached state is stale. */
   #changed() {
     this.#state = null;

@@ -1,29 +1,14 @@
 // Every widget module; each registers its element on import (see widget-base.js).
 import { fragmentTarget, whenNear } from '../widget-base.js';
 
-// Part A (sections 1–4):
-import './attn-bigram.js';
-import './attn-examples.js';
-import './attn-bigram-split.js';
-import './attn-schemes.js';
-import './attn-sum-norm.js';
-import './attn-softmax-steps.js';
-import './attn-normalize.js';
-import './attn-position.js';
-import './attn-pos-table.js';
-import './attn-head.js';
-import './attn-head-probe.js';
-import './attn-compare-words.js';
-import './attn-value-change.js';
-import './attn-bias.js';
+// Part A (sections 1–4) and the explain panel and formula stepper every explainable grid
+// opens (part-a.js):
+import './part-a.js';
 // Part B (sections 5–8, part-b.js): its code and strings load once a page holds one of
 // its elements (the lesson page and the catalogue import part-b.js themselves).
 definedWhenPresent(['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
   'attn-note-scale', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'],
 () => import('./part-b.js'));
-// The explain panel and formula stepper every explainable grid opens:
-import './attn-explain.js';
-import './attn-formula-steps.js';
 // Train a GPT (section 9): its code (and, through it, the GPT's wasm, the corpus and the
 // pretrained model) loads only once an <attn-gpt-train> comes near the viewport.
 lazyDefine('attn-gpt-train', () => import('./gpt-train.js'));
