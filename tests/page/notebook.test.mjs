@@ -1,0 +1,264 @@
+// The Python package in a real JupyterLab 4 and Notebook 7 (PyPI jupyterlab, notebook, anywidget): the test starts a
+// server on loopback with a token, opens a notebook in headless Chromium and runs its cells
+// one at a time, as a learner does. The head draws (8.87), a Python assignment to w_v
+// changes the drawn out, an edit typed into the widget reaches Python, head.weights in a
+// later cell equals the NumPy fixture (tests/fixtures/hou.json) to 1e-12, bad input raises
+// a ValueError and changes nothing, lang="zh" draws Chinese, and running every cell again
+// leaves one working widget per output and no console error.
+//
+// NBTOOLS names the venv that holds JupyterLab and the built wheel (./build.sh test makes it
+// in target/nbtools). Run from the repo root, after ./build.sh wheel:
+//   NBTOOLS=target/nbtools node --test tests/page/notebook.test.mjs
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SHOTS, closeBrowser, launch, watch } from './browser.mjs';
+import { REPO } from './dist.mjs';
+
+const NBTOOLS = path.resolve(REPO, process.env.NBTOOLS ?? 'target/nbtools');
+const HOU = JSON.parse(await readFile(path.join(REPO, 'tests/fixtures/hou.json'), 'utf8'));
+
+// The notebook, one cell per step (run one at a time: a widget's numbers reach Python
+// after it has drawn, so a cell reads them in a later cell).
+const CELLS = [
+  'import json\nimport numpy as np\nfrom attention_playground import Head\nhead = Head()\nhead',
+  'print(json.dumps({"weights": head.weights.tolist(), "out": head.out.tolist()}))',
+  'head.w_v = np.array([[20.0, 0, 5], [0, 10, 5]])',
+  'print(json.dumps({"w_q": head.w_q.tolist(), "weights": head.weights.tolist(), "out": head.out.tolist()}))',
+  'try:\n    head.w_q = np.ones((2, 4))\nexcept ValueError as e:\n    print("refused:", e)\nprint(head.w_q.shape)',
+  'zh = Head(lang="zh", scaled=True)\nzh',
+];
+
+let server;
+let work;
+let base;
+let query;
+let browser;
+
+/** A free loopback port. */
+const freePort = () => new Promise((resolve, reject) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  }).on('error', reject);
+});
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  work = await mkdtemp(path.join(tmpdir(), 'attn-notebook-'));
+  const cell = (source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source });
+  const nb = {
+    cells: CELLS.map(cell), nbformat: 4, nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+  };
+  await writeFile(path.join(work, 'head.ipynb'), JSON.stringify(nb));
+  await cp(path.join(REPO, 'docs/notebooks/attention.ipynb'), path.join(work, 'attention.ipynb'));
+  await writeFile(path.join(work, 'notebook7.ipynb'), JSON.stringify({ ...nb, cells: CELLS.slice(0, 3).map(cell) }));
+  const token = randomBytes(16).toString('hex');
+  const port = await freePort();
+  const home = path.join(work, 'home');
+  // The user's settings, workspaces and kernels' runtime files stay in the work folder.
+  const env = {
+    ...process.env, HOME: home, JUPYTER_CONFIG_DIR: path.join(home, 'config'), JUPYTER_DATA_DIR: path.join(home, 'data'),
+    JUPYTER_RUNTIME_DIR: path.join(home, 'runtime'), JUPYTERLAB_SETTINGS_DIR: path.join(home, 'settings'),
+    JUPYTERLAB_WORKSPACES_DIR: path.join(home, 'workspaces'), IPYTHONDIR: path.join(home, 'ipython'),
+    PATH: `${path.join(NBTOOLS, 'bin')}:${process.env.PATH}`,
+  };
+  server = spawn(path.join(NBTOOLS, 'bin/jupyter-lab'), [
+    '--no-browser', `--ServerApp.ip=127.0.0.1`, `--ServerApp.port=${port}`, '--ServerApp.port_retries=0',
+    `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${work}`, '--LabApp.expose_app_in_browser=True',
+    '--JupyterNotebookApp.expose_app_in_browser=True',
+    // Offline: no news or update checks from the web.
+    '--LabApp.news_url=', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
+    '--LabApp.extension_manager=readonly', '--allow-root', // CI runs as root
+  ], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (d) => { log += d; });
+  server.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const up = await fetch(`${base}/api/status?token=${token}`).then((r) => r.ok, () => false);
+    if (up) break;
+    const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, 500, false))]);
+    if (gone || Date.now() > deadline) throw new Error(`jupyter lab did not start:\n${log}`);
+  }
+  query = `?token=${token}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await closeBrowser(browser);
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => { server.once('exit', resolve); setTimeout(resolve, 10_000); });
+  }
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Runs cell `i` of the open notebook and resolves with its outputs' text once the kernel is idle. */
+async function run(page, i) {
+  return page.evaluate(async (index) => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    panel.content.activeCellIndex = index;
+    await app.commands.execute('notebook:run-cell');
+    const kernel = panel.sessionContext.session.kernel;
+    while (kernel.status !== 'idle') await new Promise((r) => setTimeout(r, 50));
+    const outputs = panel.content.widgets[index].model.outputs.toJSON();
+    return outputs.map((o) => (o.output_type === 'stream' ? o.text : o.output_type === 'error' ? `${o.ename}: ${o.evalue}` : ''))
+      .join('');
+  }, i);
+}
+
+/** Opens a notebook of the work folder (alone: JupyterLab's workspace is reset) and waits
+ *  until its kernel is idle. */
+async function openNotebook(page, where) {
+  await page.goto(`${base}${where}${query}${where.startsWith('/lab/') ? '&reset' : ''}`);
+  await page.waitForFunction(() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    null, { timeout: 90_000 });
+}
+
+/** The i-th cell's output area. */
+const output = (page, i) => page.locator('.jp-Notebook .jp-Cell').nth(i).locator('.jp-OutputArea');
+const cellOf = (head, id, row, col) => head.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
+/** Waits until `head` shows `text` at (row, col) of grid `id`. */
+const shows = (head, id, row, col, text) => cellOf(head, id, row, col).filter({ hasText: new RegExp(`^${text}$`) })
+  .waitFor({ timeout: 30_000 });
+/** Until Python holds what the widget sent: a drawn widget's numbers arrive a moment after it draws. */
+async function untilPython(page, i, ok) {
+  for (let tries = 0; ; tries++) {
+    const text = await run(page, i);
+    if (ok(text) || tries === 20) return text;
+    await page.waitForTimeout(250);
+  }
+}
+const close = (a, b, tol, what) => {
+  assert.equal(a.length, b.length, what);
+  a.flat().forEach((v, j) => assert.ok(Math.abs(v - b.flat()[j]) <= tol, `${what}[${j}]: ${v} against ${b.flat()[j]}`));
+};
+
+test('JupyterLab: the head draws, Python and the widget change each other, numbers are exact, zh, a rerun', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  // JupyterLab's own messages are printed, not failed on; those from the widget's ESM fail.
+  const notebookNoise = (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`);
+  const { problems, others } = watch(page, { aside: notebookNoise });
+  await openNotebook(page, `/lab/tree/head.ipynb`);
+
+  // Cell 0: the head draws the lesson's numbers (out[u, d₁] = 8.87).
+  assert.equal(await run(page, 0), '');
+  const head = output(page, 0).locator('attn-head');
+  await shows(head, 'out', 2, 0, '8\\.87');
+  assert.equal(await output(page, 0).locator('attn-head').count(), 1);
+  // The formulas are typeset with KaTeX's stylesheet and fonts, carried inside the ESM.
+  const tex = await head.evaluate(async (el) => {
+    await document.fonts.ready;
+    const mathml = el.shadowRoot.querySelector('.katex .katex-mathml');
+    return { mathml: mathml && getComputedStyle(mathml).position, main: document.fonts.check('16px KaTeX_Main') };
+  });
+  assert.deepEqual(tex, { mathml: 'absolute', main: true }, 'KaTeX styles the formulas');
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-head.png') });
+
+  // Cell 1: the weights the core computed, in Python, equal NumPy's to 1e-12.
+  const drawn = JSON.parse(await untilPython(page, 1, (t) => t.startsWith('{')));
+  close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights');
+  close(drawn.out, HOU.unscaled.out_full_precision, 1e-12, 'out');
+
+  // Cell 2: a Python assignment to w_v redraws out (v = x W_vᵀ: out[h, d₁] = 20).
+  await run(page, 2);
+  await shows(head, 'out', 0, 0, '20\\.00');
+  await shows(head, 'v', 0, 0, '20\\.00');
+
+  // An edit typed into the widget reaches Python: W_q[h, c₃] = 1/3.
+  await cellOf(head, 'W_q', 0, 2).locator('input').fill('1/3');
+  await shows(head, 'q', 2, 0, '0\\.33');
+  const edited = JSON.parse(await untilPython(page, 3, (t) => JSON.parse(t).w_q[0][2] !== 2));
+  assert.equal(edited.w_q[0][2], 1 / 3);
+  assert.equal(edited.out[0][0], 20, 'the Python assignment stayed');
+  assert.ok(Math.abs(edited.weights[2][0] - drawn.weights[2][0]) > 0.01, 'the weights changed with W_q');
+
+  // Cell 4: a wrong shape from Python is refused with what was wrong; nothing changes.
+  const refused = await run(page, 4);
+  assert.match(refused, /refused: w_q has 4 columns but x has 3/);
+  assert.match(refused, /\(2, 3\)/);
+  await shows(head, 'q', 2, 0, '0\\.33');
+
+  // Cell 5: a head in Chinese.
+  await run(page, 5);
+  const zh = output(page, 5).locator('attn-head');
+  await shows(zh, 'out', 2, 0, '\\d+\\.\\d\\d');
+  assert.match(await zh.evaluate((el) => el.shadowRoot.textContent), /因果掩码/);
+  await zh.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-zh.png') });
+
+  // Every cell again: one widget per output, drawn and working, the same numbers.
+  for (let i = 0; i < CELLS.length; i++) await run(page, i);
+  for (const i of [5, 0]) {
+    await output(page, i).scrollIntoViewIfNeeded(); // JupyterLab draws the cells in view
+    await shows(output(page, i).locator('attn-head'), 'out', 2, 0, '\\d+\\.\\d\\d');
+    assert.equal(await output(page, i).locator('attn-head').count(), 1, `cell ${i}'s widgets`);
+  }
+  const again = output(page, 0).locator('attn-head');
+  await shows(again, 'out', 0, 0, '20\\.00'); // cell 2 ran again on the new head
+  await cellOf(again, 'W_v', 0, 0).locator('input').fill('30');
+  await shows(again, 'out', 0, 0, '30\\.00');
+  const rerun = JSON.parse(await untilPython(page, 3, (t) => JSON.parse(t).out[0][0] === 30));
+  assert.equal(rerun.out[0][0], 30);
+  close(rerun.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights after the rerun');
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
+
+  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  await context.close();
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});
+
+test('Notebook 7: the same package draws, sends its numbers and takes an assignment', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
+  await openNotebook(page, '/notebooks/notebook7.ipynb');
+  await run(page, 0);
+  const head = output(page, 0).locator('attn-head');
+  await shows(head, 'out', 2, 0, '8\\.87');
+  const drawn = JSON.parse(await untilPython(page, 1, (t) => t.startsWith('{')));
+  close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights');
+  await run(page, 2);
+  await shows(head, 'out', 0, 0, '20\\.00');
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-nb7.png') });
+  if (others.length) console.log(`# Notebook 7's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  await context.close();
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});
+
+test('the example notebook (docs/notebooks/attention.ipynb) runs cell by cell: NumPy and the widget agree', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
+  await openNotebook(page, '/lab/tree/attention.ipynb');
+  const nb = JSON.parse(await readFile(path.join(REPO, 'docs/notebooks/attention.ipynb'), 'utf8'));
+  const texts = [];
+  for (const [i, c] of nb.cells.entries()) {
+    if (c.cell_type !== 'code') continue;
+    // A cell that reads the widget's numbers runs again until the widget has drawn them.
+    texts.push(await untilPython(page, i, (t) => !/Error: /.test(t)));
+    assert.doesNotMatch(texts.at(-1), /Error: /, `cell ${i}:\n${[c.source].flat().join('')}`);
+  }
+  const all = texts.join('\n');
+  const diffs = [...all.matchAll(/largest difference from NumPy: (\S+) (\S+)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
+  assert.equal(diffs.length, 4, all);
+  for (const d of diffs) assert.ok(d >= 0 && d <= 1e-12, `NumPy against the widget: ${d}`);
+  assert.match(all, /row sums: \[1\. 1\. 1\. 1\.\]/);
+  assert.match(all, /nothing above the diagonal: True/);
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-example.png') });
+  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  await context.close();
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});

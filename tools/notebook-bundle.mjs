@@ -1,0 +1,119 @@
+// The package data of the Python package (python/attention_playground/static/), made from
+// the built site by ./build.sh wheel:
+//
+//   widget.js      www/js/notebook.js bundled by esbuild into one module that needs no other
+//                  file: the lesson core's wasm, KaTeX (for the formulas not typeset at build
+//                  time), its stylesheet with its (cut) fonts and the bigram table are inside it (anywidget imports it from a blob: URL,
+//                  where nothing can be found relative to it: anywidget issue 921)
+//   head.json      the built-in h/o/u head, as the core's HeadLab starts (Head()'s defaults)
+//   tags.json      the elements widget.js defines (Widget(tag) accepts these)
+//
+//   node tools/notebook-bundle.mjs SITE OUT   (build.sh: dist/attention-playground → python/…/static)
+//
+// SITE is the dist folder: its KaTeX fonts are the ones cut to the formulas' glyphs.
+
+import * as esbuild from 'esbuild';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { nodeCore } from './node-core.mjs';
+
+const [site, out] = process.argv.slice(2).map((p) => p && path.resolve(p));
+if (!site || !out) {
+  console.error('usage: node tools/notebook-bundle.mjs SITE OUT');
+  process.exit(2);
+}
+const www = path.resolve('www');
+const dataUrl = (type, bytes) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
+
+// The faces the lesson's formulas are set in (tools/subset-fonts.mjs cut the first three to
+// their glyphs); a formula in another face (\mathcal, \mathfrak, …) falls back to a system font.
+const FACES = /^KaTeX_(AMS-Regular|Main-(Regular|Bold|Italic)|Math-Italic|Size[1-4]-Regular)\.woff2$/;
+
+/** KaTeX's stylesheet with the fonts of FACES as data: URLs (woff2 only, as dist ships). */
+function katexCss() {
+  const dir = path.join(site, 'vendor/katex');
+  const css = readFileSync(path.join(dir, 'katex.min.css'), 'utf8');
+  const fonts = new Set(readdirSync(path.join(dir, 'fonts')).filter((f) => FACES.test(f)));
+  // Each @font-face lists woff2, woff and ttf sources; dist keeps the woff2 files only. A face
+  // not carried goes (a relative url() would resolve against nothing).
+  return css.replace(/@font-face\s*{[^}]*}/g, (face) => {
+    const woff2 = face.match(/url\(fonts\/([^)]+\.woff2)\)/);
+    if (!woff2 || !fonts.has(woff2[1])) return '';
+    const src = `src:url(${dataUrl('font/woff2', readFileSync(path.join(dir, 'fonts', woff2[1])))}) format("woff2")`;
+    return face.replace(/src:[^;}]*/, src);
+  });
+}
+
+// Files the widgets fetch by new URL('…', import.meta.url) that are small enough to carry.
+// Any other such URL (the corpus, a worker's script) becomes unavailable:<path>, a URL
+// that parses (a blob: base would throw as the module loads) and that nothing can load:
+// a fetch of it fails into the widget's own message, a worker falls back to the page.
+const INLINE = { 'data/bigram.bin': 'application/octet-stream' };
+const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+
+const inline = {
+  name: 'inline',
+  setup(build) {
+    build.onResolve({ filter: /^ap-inline:/ }, (args) => ({ path: args.path, namespace: 'ap-inline' }));
+    build.onLoad({ filter: /.*/, namespace: 'ap-inline' }, (args) => {
+      if (args.path === 'ap-inline:wasm') {
+        return { contents: readFileSync(path.join(www, 'pkg/attention_playground_bg.wasm')), loader: 'binary' };
+      }
+      if (args.path === 'ap-inline:katex-css') return { contents: katexCss(), loader: 'text' };
+      throw new Error(`unknown ${args.path}`);
+    });
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      const code = readFileSync(args.path, 'utf8');
+      const contents = code.replace(URL_LITERAL, (all, q, rel) => {
+        if (/^[a-z]+:/i.test(rel)) return all;
+        const target = path.relative(www, path.resolve(path.dirname(args.path), rel)).split(path.sep).join('/');
+        const type = INLINE[target];
+        const url = type ? dataUrl(type, readFileSync(path.join(site, target))) : `unavailable:${target}`;
+        return `new URL(${JSON.stringify(url)})`;
+      });
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+mkdirSync(out, { recursive: true });
+const result = await esbuild.build({
+  entryPoints: [path.join(www, 'js/notebook.js')],
+  outfile: path.join(out, 'widget.js'),
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: ['es2022'],
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+  logOverride: { 'commonjs-variable-in-esm': 'silent' }, // KaTeX's UMD build: it sets self.katex
+  plugins: [inline],
+});
+const inputs = Object.keys(result.metafile.inputs);
+for (const banned of ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js']) {
+  if (inputs.some((i) => i.endsWith(banned))) throw new Error(`widget.js must not bundle ${banned}`);
+}
+
+// Head()'s defaults: the core's own built-in head.
+const core = await nodeCore();
+const lab = new core.HeadLab();
+const s = lab.state();
+const rows = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.slice(i * m.cols, (i + 1) * m.cols)));
+const head = {
+  tokens: Array.from(s.tokens), x: rows(s.x), w_q: rows(s.W_q), w_k: rows(s.W_k), w_v: rows(s.W_v),
+  causal: s.causal, scaled: s.scaled,
+};
+lab.free();
+writeFileSync(path.join(out, 'head.json'), `${JSON.stringify(head)}\n`);
+
+// The elements widget.js defines: every define(...) of the modules it bundles.
+const tags = new Set();
+for (const input of inputs) {
+  if (!input.endsWith('.js') || input.startsWith('ap-inline')) continue;
+  const code = readFileSync(path.resolve(input), 'utf8');
+  for (const m of code.matchAll(/static tag = '([a-z0-9-]+)'|customElements\.define\('([a-z0-9-]+)'/g)) tags.add(m[1] ?? m[2]);
+}
+writeFileSync(path.join(out, 'tags.json'), `${JSON.stringify([...tags].sort())}\n`);
+const size = readFileSync(path.join(out, 'widget.js')).length;
+console.log(`notebook ESM: ${path.relative(process.cwd(), path.join(out, 'widget.js'))} ${size} bytes, ${tags.size} elements`);

@@ -1,0 +1,129 @@
+// The widgets in notebooks: the ESM of the Python package attention_playground (anywidget:
+// JupyterLab, Notebook 7, VS Code, Colab, marimo). One render for every class: it makes the
+// element the Python widget names (`_tag`), sets its attributes and `lang`, and keeps the
+// Python traits and the element's state in step, both ways.
+//
+// tools/notebook-bundle.mjs makes this file one self-contained module, the core's wasm and
+// KaTeX's stylesheet (its fonts as data: URLs) inlined through the 'ap-inline:' imports:
+// anywidget imports a widget's ESM from a blob: URL, where new URL('x', import.meta.url)
+// finds nothing (anywidget issue 921). So it is never loaded unbundled.
+//
+// Re-running a cell, or a second widget, imports the ESM again: the elements stay those of
+// the first import (define() skips a tag already defined) and so does the core, loaded once.
+//
+// <attn-head> (Python `Head`) talks in fixed names: tokens, x, w_q, w_k, w_v, causal, scaled
+// in, and q, k, v, scores, masked_scores, weights, out (null until drawn) out. Matrices
+// travel as { rows, cols, data } with `data` the float64 bytes (binary buffers of the
+// widget protocol: exact, and -Infinity survives). Any other element: its `state` both ways.
+
+import WASM from 'ap-inline:wasm';
+import KATEX_CSS from 'ap-inline:katex-css';
+import { provideCore } from './wasm.js';
+import { provideTexCss } from './tex.js';
+import { message } from './widget-base.js';
+import './widgets/part-a.js';
+import './widgets/part-b.js';
+
+provideCore(WASM);
+provideTexCss(KATEX_CSS);
+
+const HEAD_INPUTS = { x: 'x', w_q: 'W_q', w_k: 'W_k', w_v: 'W_v' };
+const HEAD_OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
+
+/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }. */
+function fromKernel(m) {
+  const b = m.data;
+  const bytes = b instanceof ArrayBuffer ? b : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+  return { rows: m.rows, cols: m.cols, data: Array.from(new Float64Array(bytes)) };
+}
+
+/** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. */
+const toKernel = (m) => ({ rows: m.rows, cols: m.cols, data: new DataView(Float64Array.from(m.data).buffer) });
+
+/** Sets the element's attributes to `attrs` (a dict of strings) and `lang`, removing the
+ *  ones an earlier dict set that this one does not. */
+function setAttributes(node, attrs, lang, before) {
+  for (const name of before) if (!(name in attrs)) node.removeAttribute(name);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value == null) node.removeAttribute(name);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  node.setAttribute('lang', lang);
+  return Object.keys(attrs);
+}
+
+/** The head's inputs as the Python widget holds them. */
+function headState(model) {
+  const s = { tokens: model.get('tokens'), causal: model.get('causal'), scaled: model.get('scaled') };
+  for (const [py, js] of Object.entries(HEAD_INPUTS)) s[js] = fromKernel(model.get(py));
+  return s;
+}
+
+/** The head's inputs and what the core computed from them, to Python. */
+function sendHead(model, node) {
+  const s = node.state;
+  const r = node.result;
+  model.set('tokens', s.tokens);
+  model.set('causal', s.causal);
+  model.set('scaled', s.scaled);
+  for (const [py, js] of Object.entries(HEAD_INPUTS)) model.set(py, toKernel(s[js]));
+  for (const name of HEAD_OUTPUTS) model.set(name, r ? toKernel(r[name]) : null);
+  model.set('error', '');
+  model.save_changes();
+}
+
+function render({ model, el }) {
+  const tag = model.get('_tag');
+  if (!customElements.get(tag)) {
+    el.textContent = `attention_playground: <${tag}> is not one of the notebook's widgets`;
+    return undefined;
+  }
+  const node = document.createElement(tag);
+  const head = tag === 'attn-head';
+  let attrs = setAttributes(node, model.get('attributes'), model.get('lang'), []);
+  const send = head ? () => sendHead(model, node) : () => {
+    model.set('state', node.state ?? {});
+    model.save_changes();
+  };
+  // What Python set, to the element (a change of several traits at once is applied once).
+  let queued = false;
+  const fromPython = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      try {
+        node.state = head ? headState(model) : model.get('state');
+      } catch (err) {
+        // Python checked it; what the core still refused is said there, and here.
+        model.set('error', message(err));
+        model.save_changes();
+        return;
+      }
+      if (head && node.result) send();
+    });
+  };
+  const onAttributes = () => {
+    attrs = setAttributes(node, model.get('attributes'), model.get('lang'), attrs);
+  };
+  const keys = head ? ['tokens', 'causal', 'scaled', ...Object.keys(HEAD_INPUTS)] : ['state'];
+  for (const key of keys) model.on(`change:${key}`, fromPython);
+  model.on('change:attributes', onAttributes);
+  model.on('change:lang', onAttributes);
+  // A learner's edit (attn-change) and every draw (attn-rendered: the first, a new
+  // language) go to Python; an edit the core refused is marked in the grid and sends nothing.
+  // Only the element's own events: those of the grids inside it cross its shadow root too.
+  const own = (e) => e.composedPath()[0] === node && send();
+  node.addEventListener('attn-change', own);
+  node.addEventListener('attn-rendered', own);
+  if (head || Object.keys(model.get('state') ?? {}).length) fromPython();
+  el.append(node);
+  return () => {
+    for (const key of keys) model.off(`change:${key}`, fromPython);
+    model.off('change:attributes', onAttributes);
+    model.off('change:lang', onAttributes);
+    node.remove();
+  };
+}
+
+export default { render };
