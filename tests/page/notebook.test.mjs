@@ -35,6 +35,19 @@ const CELLS = [
   'zh = Head(lang="zh", scaled=True)\nzh',
 ];
 
+// The other widgets, and one element's state both ways (softmax steps: scores, allowed).
+const OTHERS = [
+  'import json\nimport attention_playground as ap\nap.Schemes()',
+  'ap.FormulaSteps()',
+  'ap.NoteScale()',
+  'ap.Exercise()',
+  'ap.Widget("attn-bigram", lang="zh")',
+  'steps = ap.SoftmaxSteps(state={"scores": [1.0, 2.0, 3.0, 4.0], "allowed": [True, True, True, False]})\nsteps',
+  'print(json.dumps(steps.state))',
+  'steps.state = {"scores": [1.0, 2.0], "allowed": []}',
+  'print(json.dumps({"state": steps.state, "error": steps.error}))',
+];
+
 let server;
 let work;
 let base;
@@ -59,6 +72,7 @@ before(async () => {
   };
   await writeFile(path.join(work, 'head.ipynb'), JSON.stringify(nb));
   await cp(path.join(REPO, 'docs/notebooks/attention.ipynb'), path.join(work, 'attention.ipynb'));
+  await writeFile(path.join(work, 'others.ipynb'), JSON.stringify({ ...nb, cells: OTHERS.map(cell) }));
   await writeFile(path.join(work, 'notebook7.ipynb'), JSON.stringify({ ...nb, cells: CELLS.slice(0, 3).map(cell) }));
   const token = randomBytes(16).toString('hex');
   const port = await freePort();
@@ -258,6 +272,42 @@ test('the example notebook (docs/notebooks/attention.ipynb) runs cell by cell: N
   assert.match(all, /row sums: \[1\. 1\. 1\. 1\.\]/);
   assert.match(all, /nothing above the diagonal: True/);
   await page.screenshot({ path: path.join(SHOTS, 'notebook-example.png') });
+  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  await context.close();
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});
+
+test('the other widgets draw in JupyterLab; an element\'s state goes both ways and a bad one is refused', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
+  await openNotebook(page, '/lab/tree/others.ipynb');
+  const drawnIn = async (i, tag, what) => {
+    await run(page, i);
+    const el = output(page, i).locator(tag).first();
+    await el.scrollIntoViewIfNeeded();
+    await assert.doesNotReject(el.locator(what).first().waitFor({ timeout: 30_000 }), `${tag} draws ${what}`);
+    const error = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('.widget-error')].filter((p) => !p.hidden).map((p) => p.textContent));
+    assert.deepEqual(error, [], `${tag} shows no error`);
+    return el;
+  };
+  await drawnIn(0, 'attn-schemes', 'attn-matrix');
+  await drawnIn(1, 'attn-formula-steps', '.katex');
+  await drawnIn(2, 'attn-note-scale', 'button');
+  await drawnIn(3, 'attn-exercise', 'button');
+  const bigram = await drawnIn(4, 'attn-bigram', '.panel:not(.skeleton) td'); // the table inlined in the ESM
+  assert.match(await bigram.evaluate((e) => e.shadowRoot.textContent), /[\u4e00-\u9fff]/, 'the bigram widget in Chinese');
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-others.png') });
+  const steps = await drawnIn(5, 'attn-softmax-steps', 'input');
+  const sent = JSON.parse(await untilPython(page, 6, (t) => t.startsWith('{')));
+  assert.deepEqual(sent, { scores: [1, 2, 3, 4], allowed: [true, true, true, false] });
+  assert.deepEqual(await steps.evaluate((e) => e.state), sent);
+  // A state the element refuses: said in `error`, and the state it draws comes back.
+  await run(page, 7);
+  const refused = JSON.parse(await untilPython(page, 8, (t) => JSON.parse(t).error !== ''));
+  assert.deepEqual(refused.state, sent);
+  assert.match(refused.error, /\S/);
+  console.log(`# SoftmaxSteps refused: ${refused.error}`);
   if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
   await context.close();
   assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');

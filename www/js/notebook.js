@@ -18,7 +18,7 @@
 
 import WASM from 'ap-inline:wasm';
 import KATEX_CSS from 'ap-inline:katex-css';
-import { provideCore } from './wasm.js';
+import { loadCore, provideCore } from './wasm.js';
 import { provideTexCss } from './tex.js';
 import { message } from './widget-base.js';
 import './widgets/part-a.js';
@@ -72,6 +72,20 @@ function sendHead(model, node) {
   model.save_changes();
 }
 
+/** <attn-formula-steps> alone (Python FormulaSteps): the steps of the lesson's h/o/u head,
+ *  as <attn-head> hands them to its own stepper. */
+async function stepsOfTheHead(node) {
+  const core = await loadCore();
+  const lab = new core.HeadLab();
+  try {
+    node.latex = core.formulaLatex();
+    node.tokens = Array.from(lab.state().tokens);
+    node.steps = lab.formulaSteps();
+  } finally {
+    lab.free();
+  }
+}
+
 function render({ model, el }) {
   const tag = model.get('_tag');
   if (!customElements.get(tag)) {
@@ -95,8 +109,10 @@ function render({ model, el }) {
       try {
         node.state = head ? headState(model) : model.get('state');
       } catch (err) {
-        // Python checked it; what the core still refused is said there, and here.
+        // What the element refused (Python checks the head's inputs; any other element's
+        // state only the element does): said in `error`, and the state it still draws sent back.
         model.set('error', message(err));
+        if (!head) model.set('state', node.state ?? {});
         model.save_changes();
         return;
       }
@@ -117,6 +133,7 @@ function render({ model, el }) {
   node.addEventListener('attn-change', own);
   node.addEventListener('attn-rendered', own);
   if (head || Object.keys(model.get('state') ?? {}).length) fromPython();
+  if (tag === 'attn-formula-steps') stepsOfTheHead(node);
   el.append(node);
   return () => {
     for (const key of keys) model.off(`change:${key}`, fromPython);
