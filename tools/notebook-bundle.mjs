@@ -6,6 +6,8 @@
 //                  time), its stylesheet with its (cut) fonts and the bigram table are inside it (anywidget imports it from a blob: URL,
 //                  where nothing can be found relative to it: anywidget issue 921)
 //   head.json      the built-in h/o/u head, as the core's HeadLab starts (Head()'s defaults)
+//   gpt.js         the same for GptInspect (www/js/notebook-gpt.js): <attn-gpt-inspect> and the
+//                  GPT's simd128 build inside it
 //   tags.json      the elements widget.js defines (Widget(tag) accepts these)
 //
 //   node tools/notebook-bundle.mjs SITE OUT   (build.sh: dist/attention-playground → python/…/static)
@@ -51,17 +53,24 @@ function katexCss() {
 const INLINE = { 'data/bigram.bin': 'application/octet-stream' };
 const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
-const inline = {
+/** The plugin of one ESM: `pkg` is the wasm build it carries (pkg, or pkg-gpt for the GPT's,
+ *  whose glue then stands in for the lesson's: it exports the lesson's functions too). */
+const inline = (pkg) => ({
   name: 'inline',
   setup(build) {
     build.onResolve({ filter: /^ap-inline:/ }, (args) => ({ path: args.path, namespace: 'ap-inline' }));
     build.onLoad({ filter: /.*/, namespace: 'ap-inline' }, (args) => {
       if (args.path === 'ap-inline:wasm') {
-        return { contents: readFileSync(path.join(www, 'pkg/attention_playground_bg.wasm')), loader: 'binary' };
+        return { contents: readFileSync(path.join(www, pkg, 'attention_playground_bg.wasm')), loader: 'binary' };
       }
       if (args.path === 'ap-inline:katex-css') return { contents: katexCss(), loader: 'text' };
       throw new Error(`unknown ${args.path}`);
     });
+    if (pkg !== 'pkg') {
+      build.onResolve({ filter: /\/pkg\/attention_playground\.js$/ }, () => ({
+        path: path.join(www, pkg, 'attention_playground.js'),
+      }));
+    }
     build.onLoad({ filter: /\.js$/ }, (args) => {
       const code = readFileSync(args.path, 'utf8');
       const contents = code.replace(URL_LITERAL, (all, q, rel) => {
@@ -74,26 +83,34 @@ const inline = {
       return { contents, loader: 'js' };
     });
   },
-};
+});
+
+/** Bundles www/js/`entry` into OUT/`file` with `pkg`'s wasm; returns the modules it holds. */
+async function esm(entry, file, pkg, banned) {
+  const result = await esbuild.build({
+    entryPoints: [path.join(www, 'js', entry)],
+    outfile: path.join(out, file),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: ['es2022'],
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+    logOverride: { 'commonjs-variable-in-esm': 'silent' }, // KaTeX's UMD build: it sets self.katex
+    plugins: [inline(pkg)],
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  for (const name of banned) {
+    if (inputs.some((i) => i.endsWith(name))) throw new Error(`${file} must not bundle ${name}`);
+  }
+  console.log(`notebook ESM: ${path.relative(process.cwd(), path.join(out, file))} ${readFileSync(path.join(out, file)).length} bytes`);
+  return inputs;
+}
 
 mkdirSync(out, { recursive: true });
-const result = await esbuild.build({
-  entryPoints: [path.join(www, 'js/notebook.js')],
-  outfile: path.join(out, 'widget.js'),
-  bundle: true,
-  format: 'esm',
-  minify: true,
-  target: ['es2022'],
-  legalComments: 'eof',
-  metafile: true,
-  logLevel: 'warning',
-  logOverride: { 'commonjs-variable-in-esm': 'silent' }, // KaTeX's UMD build: it sets self.katex
-  plugins: [inline],
-});
-const inputs = Object.keys(result.metafile.inputs);
-for (const banned of ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js']) {
-  if (inputs.some((i) => i.endsWith(banned))) throw new Error(`widget.js must not bundle ${banned}`);
-}
+const inputs = await esm('notebook.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js', 'pkg-gpt/attention_playground.js']);
+await esm('notebook-gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js', 'pkg/attention_playground.js']);
 
 // Head()'s defaults: the core's own built-in head.
 const core = await nodeCore();
@@ -115,5 +132,4 @@ for (const input of inputs) {
   for (const m of code.matchAll(/static tag = '([a-z0-9-]+)'|customElements\.define\('([a-z0-9-]+)'/g)) tags.add(m[1] ?? m[2]);
 }
 writeFileSync(path.join(out, 'tags.json'), `${JSON.stringify([...tags].sort())}\n`);
-const size = readFileSync(path.join(out, 'widget.js')).length;
-console.log(`notebook ESM: ${path.relative(process.cwd(), path.join(out, 'widget.js'))} ${size} bytes, ${tags.size} elements`);
+console.log(`tags.json: ${tags.size} elements`);

@@ -96,6 +96,28 @@ def _output_trait():
     return Output(read_only=True).tag(sync=True, to_json=_to_json, from_json=_from_json)
 
 
+class _Drawn:
+    """Outputs the widget sends: None again whenever Python changes what they are of."""
+
+    OUTPUTS: tuple = ()
+    _receiving = False  # inside set_state: what the widget sent
+
+    def set_state(self, sync_data):
+        self._receiving = True
+        try:
+            super().set_state(sync_data)
+        finally:
+            self._receiving = False
+
+    def _inputs_changed(self, change):
+        # Python changed an input: the outputs the widget sent are of the old inputs, so they
+        # are None until the widget has drawn the new ones (never stale numbers).
+        if not self._receiving:
+            for name in self.OUTPUTS:
+                if getattr(self, name) is not None:
+                    self.set_trait(name, None)
+
+
 class Widget(anywidget.AnyWidget):
     """Any element of the site's ``widgets.js``: ``Widget("attn-schemes", lang="zh")``.
 
@@ -127,7 +149,7 @@ class Widget(anywidget.AnyWidget):
         return f"<{type(self).__name__} <{self._tag}>>"
 
 
-class Head(Widget):
+class Head(_Drawn, Widget):
     """The editable self-attention head (``<attn-head>``).
 
     Inputs: ``tokens`` (list of str), ``x`` (T×C), ``w_q``, ``w_k``, ``w_v`` (d×C, the
@@ -177,23 +199,9 @@ class Head(Widget):
         _agree(values)
         super().__init__(lang=lang, _traits=values, **attributes)
 
-    _receiving = False  # inside set_state: what the widget sent
-
-    def set_state(self, sync_data):
-        self._receiving = True
-        try:
-            super().set_state(sync_data)
-        finally:
-            self._receiving = False
-
     @traitlets.observe(*INPUTS)
-    def _inputs_changed(self, change):
-        # Python changed an input: the outputs the widget sent are of the old inputs, so they
-        # are None until the widget has drawn the new ones (never stale numbers).
-        if not self._receiving:
-            for name in self.OUTPUTS:
-                if getattr(self, name) is not None:
-                    self.set_trait(name, None)
+    def _on_inputs(self, change):
+        self._inputs_changed(change)
 
     def update(self, **inputs):
         """Sets several inputs at once (checked together: all are set, or none)."""
@@ -273,12 +281,88 @@ class Exercise(Widget):
     TAG = "attn-exercise"
 
 
-class GptInspect(Widget):
-    """Every layer and head of a GPT checkpoint: not in the notebook package yet."""
+def _nd_to_json(value, _widget):
+    if value is None:
+        return None
+    a = np.ascontiguousarray(value, dtype="<f8")
+    return {"shape": list(a.shape), "data": memoryview(a.tobytes())}
 
-    TAG = "attn-gpt-inspect"
 
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            "GptInspect is not in this version of the package: the GPT's core runs in workers the"
-            " notebook ESM cannot start yet. Use the site's page (./build.sh serve) to inspect a checkpoint.")
+def _nd_from_json(value, _widget):
+    if value is None:
+        return None
+    a = np.frombuffer(bytes(value["data"]), dtype="<f8").reshape([int(n) for n in value["shape"]]).copy()
+    a.setflags(write=False)
+    return a
+
+
+SAFETENSORS_MAX = 512 * 1024 * 1024
+
+
+class GptInspect(_Drawn, anywidget.AnyWidget):
+    """Every layer and head of a GPT checkpoint (``<attn-gpt-inspect>``).
+
+    ``GptInspect(checkpoint="model.safetensors", prompt="ROMEO:")``: a checkpoint of the
+    site (its "Download model"), or one converted from nanoGPT (tools/convert_nanogpt.py).
+    After it has drawn (in the next cell): ``weights``, the attention weights it draws, a
+    float64 array (n_layer, n_head, T, T); ``tokens``, the prompt's characters (the last 24
+    at most); ``config`` (n_layer, n_head, n_embd, block_size, vocab_size, vocab). A prompt
+    typed into the widget comes back as ``prompt``; setting ``prompt`` redraws it. What the
+    core refuses (a damaged file, a character not in the vocabulary) is in ``error``.
+    """
+
+    _esm = _static("gpt.js")
+    _checkpoint = traitlets.Bytes().tag(sync=True)
+    prompt = Checked(lambda v: _prompt(v), "").tag(sync=True)
+    attributes = traitlets.Dict().tag(sync=True)
+    lang = Checked(_checks.lang, "en").tag(sync=True)
+    tokens = traitlets.List(traitlets.Unicode(), read_only=True).tag(sync=True)
+    weights = Output(read_only=True).tag(sync=True, to_json=_nd_to_json, from_json=_nd_from_json)
+    config = traitlets.Dict(read_only=True).tag(sync=True)
+    error = traitlets.Unicode("", read_only=True).tag(sync=True)
+
+    OUTPUTS = ("weights",)
+
+    @traitlets.observe("prompt", "_checkpoint")
+    def _on_inputs(self, change):
+        self._inputs_changed(change)
+
+    def __init__(self, checkpoint, prompt: str = "", *, lang: str = "en"):
+        super().__init__(_checkpoint=_read_checkpoint(checkpoint), prompt=prompt, lang=lang)
+
+    def load(self, checkpoint):
+        """Shows another checkpoint (a path or its bytes)."""
+        self._checkpoint = _read_checkpoint(checkpoint)
+
+    def __repr__(self):
+        c = self.config
+        what = f"n_layer={c['n_layer']} n_head={c['n_head']}" if c else "not drawn yet"
+        return f"<GptInspect {what} prompt={self.prompt!r}>"
+
+
+def _prompt(value):
+    if not isinstance(value, str):
+        raise InputError(f"prompt: expected a string, got {type(value).__name__}")
+    return value
+
+
+def _read_checkpoint(checkpoint) -> bytes:
+    """The bytes of a .safetensors file (a path or the bytes themselves), checked enough to
+    say what is wrong before the core reads it: its 8-byte header length and JSON header."""
+    if isinstance(checkpoint, (bytes, bytearray, memoryview)):
+        data, name = bytes(checkpoint), "checkpoint"
+    elif isinstance(checkpoint, (str, pathlib.PurePath)):
+        path = pathlib.Path(checkpoint)
+        if not path.is_file():
+            raise InputError(f"checkpoint: no file {str(path)!r}")
+        if path.stat().st_size > SAFETENSORS_MAX:
+            raise InputError(f"checkpoint: {path} is larger than 512 MB")
+        data, name = path.read_bytes(), str(path)
+    else:
+        raise InputError(f"checkpoint: expected a path or bytes, got {type(checkpoint).__name__}")
+    if len(data) < 10:
+        raise InputError(f"{name}: too short for a .safetensors file ({len(data)} bytes)")
+    header = int.from_bytes(data[:8], "little")
+    if header > len(data) - 8 or data[8:9] != b"{":
+        raise InputError(f"{name}: not a .safetensors file (no JSON header after its 8-byte length)")
+    return data

@@ -184,9 +184,7 @@ def test_any_element_by_its_tag():
 
 def test_the_elements_are_those_of_the_site_less_the_gpt():
     assert "attn-head" in ap.TAGS and "attn-note-scale" in ap.TAGS and "attn-exercise" in ap.TAGS
-    assert "attn-gpt-train" not in ap.TAGS
-    with pytest.raises(NotImplementedError, match="GptInspect is not in this version"):
-        ap.GptInspect(checkpoint="model.safetensors")
+    assert "attn-gpt-train" not in ap.TAGS and "attn-gpt-inspect" not in ap.TAGS  # GptInspect has its own ESM
 
 
 def test_the_esm_carries_the_core_and_fetches_nothing_from_the_web():
@@ -199,3 +197,31 @@ def test_the_esm_carries_the_core_and_fetches_nothing_from_the_web():
 def test_the_version_is_the_crates():
     cargo = (REPO / "Cargo.toml").read_text()
     assert re.search(r'^version = "([^"]+)"', cargo, re.M).group(1) == ap.__version__
+
+
+def test_gpt_inspect_checks_its_checkpoint(tmp_path):
+    with pytest.raises(ValueError, match=r"checkpoint: no file '.*nope.safetensors'"):
+        ap.GptInspect(checkpoint=tmp_path / "nope.safetensors")
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a checkpoint at all")
+    with pytest.raises(ValueError, match=r"not a \.safetensors file"):
+        ap.GptInspect(checkpoint=bad)
+    with pytest.raises(ValueError, match=r"expected a path or bytes, got int"):
+        ap.GptInspect(checkpoint=3)
+    model = REPO / "www/models/small.safetensors"
+    g = ap.GptInspect(checkpoint=model, prompt="ROMEO:")
+    assert g.prompt == "ROMEO:" and g.weights is None and g.tokens == [] and g.error == ""
+    assert g._checkpoint == model.read_bytes()
+    with pytest.raises(ValueError, match="prompt: expected a string"):
+        g.prompt = 5
+
+
+def test_gpt_inspect_outputs_clear_when_python_changes_the_prompt():
+    g = ap.GptInspect(checkpoint=REPO / "www/models/small.safetensors", prompt="AB")
+    w = np.full((2, 4, 2, 2), 0.5)
+    g.set_state({"weights": {"shape": [2, 4, 2, 2], "data": memoryview(w.astype("<f8").tobytes())}, "prompt": "AB"})
+    assert g.weights.shape == (2, 4, 2, 2) and g.weights[1, 3, 1, 1] == 0.5
+    g.set_state({"prompt": "KING", "weights": {"shape": [2, 4, 1, 1], "data": memoryview(np.ones(8).tobytes())}})
+    assert g.prompt == "KING" and g.weights.shape == (2, 4, 1, 1), "typed in the widget: kept"
+    g.prompt = "ROMEO"
+    assert g.weights is None

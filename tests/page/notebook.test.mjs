@@ -1,10 +1,16 @@
-// The Python package in a real JupyterLab 4 and Notebook 7 (PyPI jupyterlab, notebook, anywidget): the test starts a
-// server on loopback with a token, opens a notebook in headless Chromium and runs its cells
-// one at a time, as a learner does. The head draws (8.87), a Python assignment to w_v
-// changes the drawn out, an edit typed into the widget reaches Python, head.weights in a
-// later cell equals the NumPy fixture (tests/fixtures/hou.json) to 1e-12, bad input raises
-// a ValueError and changes nothing, lang="zh" draws Chinese, and running every cell again
-// leaves one working widget per output and no console error.
+// The Python package in a real JupyterLab 4 and Notebook 7 (PyPI jupyterlab, notebook,
+// anywidget). The file starts one server on loopback with a token; each test opens a
+// notebook in headless Chromium and runs its cells one at a time, as a learner does.
+// - The head draws (8.87); a Python assignment to w_v changes the drawn out; an edit typed
+//   into the widget reaches Python; head.weights in a later cell equals the NumPy fixture
+//   (tests/fixtures/hou.json) to 1e-12; bad input raises a ValueError and changes nothing;
+//   lang="zh" draws Chinese; running every cell again leaves one working widget per output.
+// - Notebook 7 draws the same head and hands back the same numbers.
+// - The example notebook (docs/notebooks/attention.ipynb) runs: NumPy and the widget agree.
+// - The other widgets draw; an element's state goes both ways; a bad one is refused.
+// - GptInspect draws every head of the site's model; its weights equal a NumPy forward pass.
+// No test may log a console error or page error from the widgets (JupyterLab's own are
+// printed, not failed on).
 //
 // NBTOOLS names the venv that holds JupyterLab and the built wheel (./build.sh test makes it
 // in target/nbtools). Run from the repo root, after ./build.sh wheel:
@@ -48,6 +54,52 @@ const OTHERS = [
   'print(json.dumps({"state": steps.state, "error": steps.error}))',
 ];
 
+// GptInspect on the site's pretrained model, against a NumPy forward pass of the same file
+// (nanoGPT's architecture in float64: LayerNorm, the causal heads, exact GELU).
+const NUMPY_GPT = `import json, math
+import numpy as np
+
+def load(path):
+    b = open(path, "rb").read()
+    n = int.from_bytes(b[:8], "little")
+    header = json.loads(b[8:8 + n])
+    meta = header.pop("__metadata__")
+    return {k: np.frombuffer(b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]], "<f4")
+            .reshape(v["shape"]).astype(np.float64) for k, v in header.items()}, meta
+
+def attention_of(path, prompt):
+    p, meta = load(path)
+    vocab, L, H = json.loads(meta["vocab"]), int(meta["n_layer"]), int(meta["n_head"])
+    ln = lambda x, w, b: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b
+    gelu = np.vectorize(lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2))))
+    idx = [vocab.index(c) for c in prompt]
+    T = len(idx)
+    x = p["transformer.wte.weight"][idx] + p["transformer.wpe.weight"][:T]
+    out = []
+    for l in range(L):
+        g = lambda name: p[f"transformer.h.{l}.{name}"]
+        h = ln(x, g("ln_1.weight"), g("ln_1.bias")) @ g("attn.c_attn.weight").T + g("attn.c_attn.bias")
+        q, k, v = (a.reshape(T, H, -1).transpose(1, 0, 2) for a in np.split(h, 3, axis=-1))
+        s = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+        s = np.where(np.triu(np.ones((T, T), bool), 1), -np.inf, s)
+        w = np.exp(s - s.max(-1, keepdims=True))
+        w /= w.sum(-1, keepdims=True)
+        out.append(w)
+        y = (w @ v).transpose(1, 0, 2).reshape(T, -1)
+        x = x + y @ g("attn.c_proj.weight").T + g("attn.c_proj.bias")
+        m = gelu(ln(x, g("ln_2.weight"), g("ln_2.bias")) @ g("mlp.c_fc.weight").T + g("mlp.c_fc.bias"))
+        x = x + m @ g("mlp.c_proj.weight").T + g("mlp.c_proj.bias")
+    return np.array(out)`;
+const GPT_CELLS = [
+  'from attention_playground import GptInspect\ngpt = GptInspect(checkpoint="small.safetensors", prompt="ROMEO:")\ngpt',
+  NUMPY_GPT,
+  'ref = attention_of("small.safetensors", gpt.prompt)\nprint(json.dumps({"shape": gpt.weights.shape, "tokens": gpt.tokens, "config": [gpt.config["n_layer"], gpt.config["n_head"]],'
+    + ' "diff": float(np.abs(gpt.weights - ref).max()), "prompt": gpt.prompt}))',
+  'gpt.prompt = "JULIET: O"',
+  'gpt.prompt = "ROMEO€"',
+  'print(json.dumps({"error": gpt.error, "prompt": gpt.prompt}))',
+];
+
 let server;
 let work;
 let base;
@@ -72,6 +124,8 @@ before(async () => {
   };
   await writeFile(path.join(work, 'head.ipynb'), JSON.stringify(nb));
   await cp(path.join(REPO, 'docs/notebooks/attention.ipynb'), path.join(work, 'attention.ipynb'));
+  await cp(path.join(REPO, 'www/models/small.safetensors'), path.join(work, 'small.safetensors'));
+  await writeFile(path.join(work, 'gpt.ipynb'), JSON.stringify({ ...nb, cells: GPT_CELLS.map(cell) }));
   await writeFile(path.join(work, 'others.ipynb'), JSON.stringify({ ...nb, cells: OTHERS.map(cell) }));
   await writeFile(path.join(work, 'notebook7.ipynb'), JSON.stringify({ ...nb, cells: CELLS.slice(0, 3).map(cell) }));
   const token = randomBytes(16).toString('hex');
@@ -308,6 +362,47 @@ test('the other widgets draw in JupyterLab; an element\'s state goes both ways a
   assert.deepEqual(refused.state, sent);
   assert.match(refused.error, /\S/);
   console.log(`# SoftmaxSteps refused: ${refused.error}`);
+  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  await context.close();
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});
+
+test('GptInspect: every layer and head of a checkpoint, its weights in Python equal a NumPy forward pass', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
+  await openNotebook(page, '/lab/tree/gpt.ipynb');
+  await run(page, 0);
+  const inspect = output(page, 0).locator('attn-gpt-inspect');
+  // 2 layers × 4 heads, each a 6 × 6 heatmap of "ROMEO:".
+  await assert.doesNotReject(output(page, 0).locator('attn-gpt-inspect[data-heads="8"]').waitFor({ timeout: 30_000 }));
+  assert.equal(await inspect.locator('attn-matrix').count(), 8);
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-gpt.png') });
+  await run(page, 1);
+  const check = async (want) => JSON.parse(await untilPython(page, 2, (t) => t.startsWith('{') && JSON.parse(t).prompt === want));
+  const first = await check('ROMEO:');
+  assert.deepEqual(first.shape, [2, 4, 6, 6]);
+  assert.deepEqual(first.tokens, [...'ROMEO:']);
+  assert.deepEqual(first.config, [2, 4]);
+  assert.ok(first.diff <= 1e-5, `the widget's weights against NumPy's float64 forward: ${first.diff}`);
+  console.log(`# GptInspect against NumPy (f32 wasm vs f64): max |Δweight| ${first.diff.toExponential(2)}`);
+  // From Python: a new prompt redraws (9 characters).
+  await run(page, 3);
+  const second = await check('JULIET: O');
+  assert.deepEqual(second.shape, [2, 4, 9, 9]);
+  assert.ok(second.diff <= 1e-5, `after a new prompt: ${second.diff}`);
+  // Typed into the widget: the prompt and its weights reach Python.
+  await inspect.locator('input[type="text"]').first().fill('KING');
+  await inspect.locator('input[type="text"]').first().press('Enter');
+  const typed = await check('KING');
+  assert.deepEqual(typed.shape, [2, 4, 4, 4]);
+  // A character the model does not know: the widget says so, and so does `error`.
+  await run(page, 4);
+  const bad = JSON.parse(await untilPython(page, 5, (t) => JSON.parse(t).error !== ''));
+  assert.match(bad.error, /€/);
+  assert.equal(bad.prompt, 'ROMEO€');
+  assert.match(await inspect.evaluate((e) => e.shadowRoot.textContent), /€/, 'the widget says it too');
+  console.log(`# GptInspect refused: ${bad.error}`);
   if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
   await context.close();
   assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');

@@ -21,6 +21,7 @@ import KATEX_CSS from 'ap-inline:katex-css';
 import { loadCore, provideCore } from './wasm.js';
 import { provideTexCss } from './tex.js';
 import { message } from './widget-base.js';
+import { fromKernel, setAttributes, toKernel } from './notebook-wire.js';
 import './widgets/part-a.js';
 import './widgets/part-b.js';
 
@@ -29,28 +30,6 @@ provideTexCss(KATEX_CSS);
 
 const HEAD_INPUTS = { x: 'x', w_q: 'W_q', w_k: 'W_k', w_v: 'W_v' };
 const HEAD_OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
-
-/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }. */
-function fromKernel(m) {
-  const b = m.data;
-  const bytes = b instanceof ArrayBuffer ? b : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
-  return { rows: m.rows, cols: m.cols, data: Array.from(new Float64Array(bytes)) };
-}
-
-/** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. */
-const toKernel = (m) => ({ rows: m.rows, cols: m.cols, data: new DataView(Float64Array.from(m.data).buffer) });
-
-/** Sets the element's attributes to `attrs` (a dict of strings) and `lang`, removing the
- *  ones an earlier dict set that this one does not. */
-function setAttributes(node, attrs, lang, before) {
-  for (const name of before) if (!(name in attrs)) node.removeAttribute(name);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value == null) node.removeAttribute(name);
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  node.setAttribute('lang', lang);
-  return Object.keys(attrs);
-}
 
 /** The head's inputs as the Python widget holds them. */
 function headState(model) {

@@ -1,0 +1,129 @@
+// The ESM of the Python GptInspect (anywidget): <attn-gpt-inspect> on a checkpoint Python
+// sends as bytes, every layer's and head's attention for a prompt, and the drawn weights
+// back to Python as one (n_layer, n_head, T, T) array.
+//
+// tools/notebook-bundle.mjs bundles it apart from notebook.js (a notebook of heads never
+// carries the GPT), with the GPT's simd128 build inlined: its glue stands in for the
+// lesson's (it exports all the lesson's functions too), so wasm.js loads one core for the
+// element and for the GptLab here. The GPT runs on the page's thread: a forward pass of a
+// prompt of at most 24 characters takes milliseconds, and a notebook module cannot start
+// the site's workers (their scripts have no URL here).
+//
+// Python → here: _checkpoint (bytes of a .safetensors), prompt. Here → Python: prompt (as
+// drawn: the last 24 characters at most), tokens, weights { shape, data: float64 bytes },
+// config (GptLab.config(): n_layer, n_head, …), error.
+
+import WASM from 'ap-inline:wasm';
+import KATEX_CSS from 'ap-inline:katex-css';
+import { loadCore, provideCore } from './wasm.js';
+import { provideTexCss } from './tex.js';
+import { message } from './widget-base.js';
+import { setAttributes } from './notebook-wire.js';
+import './widgets/gpt-inspect.js';
+
+provideCore(WASM);
+provideTexCss(KATEX_CSS);
+
+/** What <attn-gpt-inspect> asks its client for, as gpt-worker.js answers it, from `lab`;
+ *  each prompt's attention, or why the core refused it, also to `drawn(prompt, a, err)`. */
+function clientOf(lab, drawn) {
+  const commands = {
+    attention: ({ prompt }) => {
+      let a;
+      try {
+        a = lab.attention(String(prompt));
+      } catch (err) {
+        drawn(String(prompt), null, err);
+        throw err;
+      }
+      drawn(String(prompt), a);
+      return a;
+    },
+    explain: ({ prompt, layer, head, kind, row, col, maxTerms }) => lab.explainAttention(String(prompt),
+      layer >>> 0, head >>> 0, String(kind ?? 'weights'), row >>> 0, col >>> 0, maxTerms == null ? undefined : maxTerms >>> 0),
+    generate: ({ prompt, n, temperature, topK, seed }) =>
+      lab.generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
+  };
+  return { call: async (cmd, args = {}) => commands[cmd](args) };
+}
+
+/** Every head's weights of an `attention` result as one (n_layer, n_head, T, T) array. */
+function weightsOf(a) {
+  const layers = a.layers;
+  const t = layers[0]?.[0]?.rows ?? 0;
+  const data = new Float64Array(layers.length * (layers[0]?.length ?? 0) * t * t);
+  let at = 0;
+  for (const heads of layers) {
+    for (const m of heads) {
+      data.set(m.data, at);
+      at += m.data.length;
+    }
+  }
+  return { shape: [layers.length, layers[0]?.length ?? 0, t, t], data: new DataView(data.buffer) };
+}
+
+function render({ model, el }) {
+  const node = document.createElement('attn-gpt-inspect');
+  let attrs = setAttributes(node, model.get('attributes'), model.get('lang'), []);
+  el.append(node);
+  let lab = null;
+  let gone = false;
+  const fail = (err) => {
+    model.set('error', message(err));
+    model.save_changes();
+    node.showError(message(err, node.language));
+  };
+  const drawn = (prompt, a, err) => {
+    model.set('prompt', prompt);
+    model.set('tokens', a ? Array.from(a.tokens, String) : []);
+    model.set('weights', a ? weightsOf(a) : null);
+    model.set('error', err ? message(err) : '');
+    model.save_changes();
+  };
+  const open = async () => {
+    const core = await loadCore();
+    if (gone) return;
+    lab?.free();
+    lab = null;
+    const bytes = model.get('_checkpoint');
+    try {
+      const b = bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+      lab = core.GptLab.fromBytes(b.slice(), undefined, undefined, 1337);
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    const info = lab.config();
+    model.set('config', {
+      n_layer: info.n_layer, n_head: info.n_head, n_embd: info.n_embd, block_size: info.block_size,
+      vocab_size: info.vocab_size, vocab: info.vocab, causal: info.causal,
+    });
+    model.save_changes();
+    node.clearError();
+    node.client = clientOf(lab, drawn);
+    await node.open(info, model.get('prompt'));
+  };
+  const onPrompt = () => {
+    if (!lab) return;
+    node.open(lab.config(), model.get('prompt'));
+  };
+  const onAttributes = () => {
+    attrs = setAttributes(node, model.get('attributes'), model.get('lang'), attrs);
+  };
+  model.on('change:_checkpoint', open);
+  model.on('change:prompt', onPrompt);
+  model.on('change:attributes', onAttributes);
+  model.on('change:lang', onAttributes);
+  open().catch(fail);
+  return () => {
+    gone = true;
+    model.off('change:_checkpoint', open);
+    model.off('change:prompt', onPrompt);
+    model.off('change:attributes', onAttributes);
+    model.off('change:lang', onAttributes);
+    lab?.free();
+    node.remove();
+  };
+}
+
+export default { render };

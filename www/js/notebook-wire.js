@@ -1,0 +1,28 @@
+// What the two notebook ESMs (notebook.js, notebook-gpt.js) share: matrices over the
+// widget protocol and an element's attributes from its Python widget.
+//
+// A matrix travels as { rows, cols, data } with `data` the float64 bytes (a binary buffer
+// of the widget protocol: exact, and -Infinity survives); Python reads it as a NumPy array.
+
+/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }. */
+export function fromKernel(m) {
+  const b = m.data;
+  const bytes = b instanceof ArrayBuffer ? b : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+  return { rows: m.rows, cols: m.cols, data: Array.from(new Float64Array(bytes)) };
+}
+
+/** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. */
+export const toKernel = (m) => ({ rows: m.rows, cols: m.cols, data: new DataView(Float64Array.from(m.data).buffer) });
+
+/** Sets the element's attributes to `attrs` (a dict of strings) and `lang`, removing the
+ *  ones an earlier dict set that this one does not. */
+export function setAttributes(node, attrs, lang, before) {
+  for (const name of before) if (!(name in attrs)) node.removeAttribute(name);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value == null) node.removeAttribute(name);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  node.setAttribute('lang', lang);
+  return Object.keys(attrs);
+}
+
