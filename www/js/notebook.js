@@ -31,11 +31,19 @@ provideTexCss(KATEX_CSS);
 const HEAD_INPUTS = { x: 'x', w_q: 'W_q', w_k: 'W_k', w_v: 'W_v' };
 const HEAD_OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
 
-/** The head's inputs as the Python widget holds them. */
+/** The head's inputs as the Python widget holds them: those it has (a static book's
+ *  {anywidget} directive may give none: the element's own head is drawn). */
 function headState(model) {
-  const s = { tokens: model.get('tokens'), causal: model.get('causal'), scaled: model.get('scaled') };
-  for (const [py, js] of Object.entries(HEAD_INPUTS)) s[js] = fromKernel(model.get(py));
+  const s = {};
+  for (const key of ['tokens', 'causal', 'scaled']) if (model.get(key) != null) s[key] = model.get(key);
+  for (const [py, js] of Object.entries(HEAD_INPUTS)) if (model.get(py) != null) s[js] = fromKernel(model.get(py));
   return s;
+}
+
+/** Whether every key of `next` already has its value in `current` (plain JSON data). */
+function sameState(next, current) {
+  if (!next || !current) return false;
+  return Object.entries(next).every(([key, value]) => JSON.stringify(value) === JSON.stringify(current[key]));
 }
 
 /** The head's inputs and what the core computed from them, to Python. */
@@ -73,7 +81,7 @@ function render({ model, el }) {
   }
   const node = document.createElement(tag);
   const head = tag === 'attn-head';
-  let attrs = setAttributes(node, model.get('attributes'), model.get('lang'), []);
+  let attrs = setAttributes(node, model.get('attributes') ?? {}, model.get('lang') ?? 'en', []);
   const send = head ? () => sendHead(model, node) : () => {
     model.set('state', node.state ?? {});
     model.save_changes();
@@ -85,8 +93,12 @@ function render({ model, el }) {
     queued = true;
     queueMicrotask(() => {
       queued = false;
+      const next = head ? headState(model) : model.get('state');
+      // What the element already holds (this view's own send, echoed by a host whose model
+      // fires a change on every set, or another view's): nothing to redraw, nothing to send.
+      if (sameState(next, node.state)) return;
       try {
-        node.state = head ? headState(model) : model.get('state');
+        node.state = next;
       } catch (err) {
         // What the element refused (Python checks the head's inputs; any other element's
         // state only the element does): said in `error`, and the state it still draws sent back.
@@ -99,7 +111,7 @@ function render({ model, el }) {
     });
   };
   const onAttributes = () => {
-    attrs = setAttributes(node, model.get('attributes'), model.get('lang'), attrs);
+    attrs = setAttributes(node, model.get('attributes') ?? {}, model.get('lang') ?? 'en', attrs);
   };
   const keys = head ? ['tokens', 'causal', 'scaled', ...Object.keys(HEAD_INPUTS)] : ['state'];
   for (const key of keys) model.on(`change:${key}`, fromPython);
@@ -111,7 +123,7 @@ function render({ model, el }) {
   const own = (e) => e.composedPath()[0] === node && send();
   node.addEventListener('attn-change', own);
   node.addEventListener('attn-rendered', own);
-  if (head || Object.keys(model.get('state') ?? {}).length) fromPython();
+  if (Object.keys(head ? headState(model) : model.get('state') ?? {}).length) fromPython();
   if (tag === 'attn-formula-steps') stepsOfTheHead(node);
   el.append(node);
   return () => {
