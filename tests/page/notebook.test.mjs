@@ -171,38 +171,50 @@ before(async () => {
     JUPYTERLAB_WORKSPACES_DIR: path.join(home, 'workspaces'), IPYTHONDIR: path.join(home, 'ipython'),
     PATH: `${path.join(NBTOOLS, 'bin')}:${process.env.PATH}`,
   };
-  server = spawn(path.join(NBTOOLS, 'bin/jupyter-lab'), [
+  base = `http://127.0.0.1:${port}`;
+  server = await serve('jupyter-lab', [
     '--no-browser', `--ServerApp.ip=127.0.0.1`, `--ServerApp.port=${port}`, '--ServerApp.port_retries=0',
     `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${work}`, '--LabApp.expose_app_in_browser=True',
     '--JupyterNotebookApp.expose_app_in_browser=True',
     // Offline: no news or update checks from the web.
     '--LabApp.news_url=', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
     '--LabApp.extension_manager=readonly', '--allow-root', // CI runs as root
-  ], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  server.stdout.on('data', (d) => { log += d; });
-  server.stderr.on('data', (d) => { log += d; });
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const up = await fetch(`${base}/api/status?token=${token}`).then((r) => r.ok, () => false);
-    if (up) break;
-    const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, 500, false))]);
-    if (gone || Date.now() > deadline) throw new Error(`jupyter lab did not start:\n${log}`);
-  }
+  ], `${base}/api/status?token=${token}`, env);
   query = `?token=${token}`;
   browser = await launch();
 });
 
 after(async () => {
   await closeBrowser(browser);
-  if (server && server.exitCode == null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => { server.once('exit', resolve); setTimeout(resolve, 10_000); });
-  }
+  await ended(server);
   if (work) await rm(work, { recursive: true, force: true });
 });
+
+/** Starts NBTOOLS's `tool` with `args` (a server, its output kept); resolves to its process
+ *  once `url` answers, or rejects with that output. */
+async function serve(tool, args, url, env = process.env) {
+  const proc = spawn(path.join(NBTOOLS, 'bin', tool), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout.on('data', (d) => { log += d; });
+  proc.stderr.on('data', (d) => { log += d; });
+  const deadline = Date.now() + 90_000;
+  while (!(await fetch(url).then((r) => r.ok, () => false))) {
+    if (proc.exitCode != null || Date.now() > deadline) {
+      await ended(proc);
+      throw new Error(`${tool} did not start:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return proc;
+}
+
+/** Stops a server `serve` started (waiting at most 10 s). */
+async function ended(proc) {
+  if (!proc || proc.exitCode != null) return;
+  const gone = new Promise((resolve) => { proc.once('exit', resolve); setTimeout(resolve, 10_000); });
+  proc.kill('SIGTERM');
+  await gone;
+}
 
 /** Runs cell `i` of the open notebook and resolves with its outputs' text once the kernel is idle. */
 async function run(page, i) {
@@ -227,6 +239,30 @@ async function openNotebook(page, where) {
     null, { timeout: 90_000 });
 }
 
+/** Who logs a message: the widgets' own (their ESM is a blob: module) fail a test, the
+ *  host's own (JupyterLab, Notebook 7, marimo) are printed only. */
+const hostsOwn = (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`);
+
+/**
+ * Runs `fn(page)` in a fresh page (`init`: a script run before the host's), with `where` (a
+ * notebook path) opened first unless null; then prints the host's own messages and
+ * asserts the widgets logged none.
+ */
+async function withPage(where, fn, { init } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const { problems, others } = watch(page, { aside: hostsOwn });
+  try {
+    if (where) await openNotebook(page, where);
+    await fn(page);
+  } finally {
+    await context.close();
+  }
+  if (others.length) console.log(`# the host's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
+  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+}
+
 /** The i-th cell's output area. */
 const output = (page, i) => page.locator('.jp-Notebook .jp-Cell').nth(i).locator('.jp-OutputArea');
 const cellOf = (head, id, row, col) => head.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
@@ -246,14 +282,25 @@ const close = (a, b, tol, what) => {
   a.flat().forEach((v, j) => assert.ok(Math.abs(v - b.flat()[j]) <= tol, `${what}[${j}]: ${v} against ${b.flat()[j]}`));
 };
 
-test('JupyterLab: the head draws, Python and the widget change each other, numbers are exact, zh, a rerun', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  // JupyterLab's own messages are printed, not failed on; those from the widget's ESM fail.
-  const notebookNoise = (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`);
-  const { problems, others } = watch(page, { aside: notebookNoise });
-  await openNotebook(page, `/lab/tree/head.ipynb`);
+// Counts what a rerun must not repeat: starting a wasm core, defining an element.
+function countStarts() {
+  window.apCounts = { wasm: 0, defined: {} };
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const was = WebAssembly[name];
+    WebAssembly[name] = function counted(...args) {
+      window.apCounts.wasm++;
+      return was.apply(this, args);
+    };
+  }
+  const define = customElements.define.bind(customElements);
+  customElements.define = (tag, cls, options) => {
+    window.apCounts.defined[tag] = (window.apCounts.defined[tag] ?? 0) + 1;
+    return define(tag, cls, options);
+  };
+}
 
+test('JupyterLab: the head draws, Python and the widget change each other, numbers are exact, zh, a rerun', () => withPage(
+  '/lab/tree/head.ipynb', async (page) => {
   // Cell 0: the head draws the lesson's numbers (out[u, d₁] = 8.87).
   assert.equal(await run(page, 0), '');
   const head = output(page, 0).locator('attn-head');
@@ -311,21 +358,17 @@ test('JupyterLab: the head draws, Python and the widget change each other, numbe
   await shows(again, 'out', 0, 0, '20\\.00'); // cell 2 ran again on the new head
   await cellOf(again, 'W_v', 0, 0).locator('input').fill('30');
   await shows(again, 'out', 0, 0, '30\\.00');
+  const counts = await page.evaluate(() => window.apCounts);
+  assert.equal(counts.wasm, 1, 'the core started once, for both heads and both runs');
+  assert.equal(counts.defined['attn-head'], 1);
+  assert.ok(Object.values(counts.defined).every((n) => n === 1), JSON.stringify(counts.defined));
   const rerun = JSON.parse(await untilPython(page, 3, (t) => JSON.parse(t).out[0][0] === 30));
   assert.equal(rerun.out[0][0], 30);
   close(rerun.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights after the rerun');
   await page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
+}, { init: countStarts }));
 
-  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-  await context.close();
-  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
-});
-
-test('Notebook 7: the same package draws, sends its numbers and takes an assignment', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
-  await openNotebook(page, '/notebooks/notebook7.ipynb');
+test('Notebook 7: the same package draws, sends its numbers and takes an assignment', () => withPage('/notebooks/notebook7.ipynb', async (page) => {
   await run(page, 0);
   const head = output(page, 0).locator('attn-head');
   await shows(head, 'out', 2, 0, '8\\.87');
@@ -334,16 +377,9 @@ test('Notebook 7: the same package draws, sends its numbers and takes an assignm
   await run(page, 2);
   await shows(head, 'out', 0, 0, '20\\.00');
   await page.screenshot({ path: path.join(SHOTS, 'notebook-nb7.png') });
-  if (others.length) console.log(`# Notebook 7's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-  await context.close();
-  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
-});
+}));
 
-test('the example notebook (docs/notebooks/attention.ipynb) runs cell by cell: NumPy and the widget agree', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
-  await openNotebook(page, '/lab/tree/attention.ipynb');
+test('the example notebook (docs/notebooks/attention.ipynb) runs cell by cell: NumPy and the widget agree', () => withPage('/lab/tree/attention.ipynb', async (page) => {
   const nb = JSON.parse(await readFile(path.join(REPO, 'docs/notebooks/attention.ipynb'), 'utf8'));
   const texts = [];
   for (const [i, c] of nb.cells.entries()) {
@@ -359,16 +395,9 @@ test('the example notebook (docs/notebooks/attention.ipynb) runs cell by cell: N
   assert.match(all, /row sums: \[1\. 1\. 1\. 1\.\]/);
   assert.match(all, /nothing above the diagonal: True/);
   await page.screenshot({ path: path.join(SHOTS, 'notebook-example.png') });
-  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-  await context.close();
-  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
-});
+}));
 
-test('the other widgets draw in JupyterLab; an element\'s state goes both ways and a bad one is refused', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
-  await openNotebook(page, '/lab/tree/others.ipynb');
+test('the other widgets draw in JupyterLab; an element\'s state goes both ways and a bad one is refused', () => withPage('/lab/tree/others.ipynb', async (page) => {
   const drawnIn = async (i, tag, what) => {
     await run(page, i);
     const el = output(page, i).locator(tag).first();
@@ -395,16 +424,9 @@ test('the other widgets draw in JupyterLab; an element\'s state goes both ways a
   assert.deepEqual(refused.state, sent);
   assert.match(refused.error, /\S/);
   console.log(`# SoftmaxSteps refused: ${refused.error}`);
-  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-  await context.close();
-  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
-});
+}));
 
-test('GptInspect: every layer and head of a checkpoint, its weights in Python equal a NumPy forward pass', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
-  await openNotebook(page, '/lab/tree/gpt.ipynb');
+test('GptInspect: every layer and head of a checkpoint, its weights in Python equal a NumPy forward pass', () => withPage('/lab/tree/gpt.ipynb', async (page) => {
   await run(page, 0);
   const inspect = output(page, 0).locator('attn-gpt-inspect');
   // 2 layers × 4 heads, each a 6 × 6 heatmap of "ROMEO:".
@@ -436,51 +458,37 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   assert.equal(bad.prompt, 'ROMEO€');
   assert.match(await inspect.evaluate((e) => e.shadowRoot.textContent), /€/, 'the widget says it too');
   console.log(`# GptInspect refused: ${bad.error}`);
-  if (others.length) console.log(`# JupyterLab's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-  await context.close();
-  assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
-});
+}));
 
 test('marimo: the head in mo.ui.anywidget draws, and its numbers (and an edit) reach the cell that reads them', async () => {
   const port = await freePort();
-  const marimo = spawn(path.join(NBTOOLS, 'bin/marimo'), [
+  const url = `http://127.0.0.1:${port}/`;
+  const marimo = await serve('marimo', [
     'run', path.join(work, 'marimo_head.py'), '--headless', '--host', '127.0.0.1', '--port', String(port), '--no-token',
-  ], { env: { ...process.env, HOME: path.join(work, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  marimo.stdout.on('data', (d) => { log += d; });
-  marimo.stderr.on('data', (d) => { log += d; });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  ], url, { ...process.env, HOME: path.join(work, 'home') });
   try {
-    const url = `http://127.0.0.1:${port}/`;
-    for (let tries = 0; !(await fetch(url).then((r) => r.ok, () => false)); tries++) {
-      if (tries > 120 || marimo.exitCode != null) throw new Error(`marimo did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const page = await context.newPage();
-    const { problems, others } = watch(page, { aside: (text, where) => !/blob:|attention|attn-|wasm/i.test(`${text} ${where}`) });
-    await page.goto(url);
-    const head = page.locator('attn-head');
-    await shows(head, 'out', 2, 0, '8\\.87');
-    const numbers = async (ok) => {
-      const line = page.getByText(/^numbers: \{/);
-      for (let tries = 0; ; tries++) {
-        const text = await line.textContent({ timeout: 30_000 }).catch(() => '');
-        const got = text && JSON.parse(text.replace(/^numbers: /, ''));
-        if ((got && ok(got)) || tries === 60) return got;
-        await page.waitForTimeout(250);
-      }
-    };
-    const drawn = await numbers(() => true);
-    close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights in marimo');
-    await cellOf(head, 'W_v', 0, 0).locator('input').fill('20');
-    const edited = await numbers((n) => n.out[0][0] === 20);
-    assert.equal(edited.out[0][0], 20, 'the edit reached the cell');
-    await page.screenshot({ path: path.join(SHOTS, 'notebook-marimo.png') });
-    if (others.length) console.log(`# marimo's own messages, set aside: ${[...new Set(others)].join(' | ')}`);
-    assert.deepEqual(problems, [], 'console errors/warnings or page errors from the widgets');
+    await withPage(null, async (page) => {
+      await page.goto(url);
+      const head = page.locator('attn-head');
+      await shows(head, 'out', 2, 0, '8\\.87');
+      const numbers = async (ok) => {
+        const line = page.getByText(/^numbers: \{/);
+        for (let tries = 0; ; tries++) {
+          const text = await line.textContent({ timeout: 30_000 }).catch(() => '');
+          const got = text && JSON.parse(text.replace(/^numbers: /, ''));
+          if ((got && ok(got)) || tries === 60) return got;
+          await page.waitForTimeout(250);
+        }
+      };
+      const drawn = await numbers(() => true);
+      close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights in marimo');
+      await cellOf(head, 'W_v', 0, 0).locator('input').fill('20');
+      const edited = await numbers((n) => n.out[0][0] === 20);
+      assert.equal(edited.out[0][0], 20, 'the edit reached the cell');
+      await page.screenshot({ path: path.join(SHOTS, 'notebook-marimo.png') });
+    });
   } finally {
-    await context.close();
-    marimo.kill('SIGTERM');
+    await ended(marimo);
   }
 });
 
