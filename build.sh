@@ -294,7 +294,7 @@ run_tests() {
   target/pytools/bin/python tests/tools/test_export_nanogpt.py
   step "layer 1d: the Python package's API (pytest, against the wheel installed in target/nbtools/)"
   target/nbtools/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/*.whl
-  (cd python && ../target/nbtools/bin/python -m pytest -q -p no:cacheprovider tests)
+  target/nbtools/bin/pytest -q -p no:cacheprovider python/tests
   step "layer 2: the browser suites in headless Chrome (wasm-bindgen-test, as wasm-pack test --headless --chrome)"
   # Only the browser suites (tests/web*.rs); the native suites ran above.
   local suites=()

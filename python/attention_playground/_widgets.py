@@ -6,6 +6,7 @@ as traits. Python does no attention math.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
 
@@ -46,7 +47,18 @@ def _to_json(value, _widget):
 def _from_json(value, _widget):
     if value is None:
         return None
-    a = np.frombuffer(bytes(value["data"]), dtype="<f8").reshape(int(value["rows"]), int(value["cols"])).copy()
+    return _array_of(value, [value.get("rows"), value.get("cols")])
+
+
+def _array_of(value, shape):
+    """The float64 array of a message's { data: bytes } at `shape`; a message that does not
+    hold that many numbers is refused whole (InputError: nothing of it is set)."""
+    data = value.get("data")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InputError(f"the widget sent {type(data).__name__} for a matrix's data, not float64 bytes")
+    if not all(isinstance(n, int) and n >= 0 for n in shape) or len(data) != 8 * int(np.prod(shape)):
+        raise InputError(f"the widget sent {len(data)} bytes for a matrix of shape {shape}")
+    a = np.frombuffer(bytes(data), dtype="<f8").reshape(shape).copy()
     a.setflags(write=False)
     return a
 
@@ -75,17 +87,19 @@ class Checked(traitlets.TraitType):
         return self.check(value)
 
 
-class Output(traitlets.TraitType):
-    """A matrix the core computed in the browser: None until the widget has drawn."""
+class Sent(traitlets.TraitType):
+    """What the widget sends (an array the core computed, the prompt's tokens, …): set only
+    by the widget; Python's own assignment is refused with InputError."""
 
-    default_value = None
     allow_none = True
-    info_text = "a matrix computed by the widget"
 
-    def validate(self, obj, value):
-        if value is not None and not isinstance(value, np.ndarray):
-            raise InputError(f"{self.name} is computed by the widget and cannot be set")
-        return value
+    def __init__(self, default_value=None, **kwargs):
+        super().__init__(default_value=default_value, **kwargs)
+
+    def set(self, obj, value):  # an assignment (a default, read first, never comes here)
+        if not getattr(obj, "_receiving", False):
+            raise InputError(f"{self.name} is what the widget sends and cannot be set (set the inputs instead)")
+        super().set(obj, value)
 
 
 def _matrix_trait(shape):
@@ -93,32 +107,55 @@ def _matrix_trait(shape):
 
 
 def _output_trait():
-    return Output(read_only=True).tag(sync=True, to_json=_to_json, from_json=_from_json)
+    return Sent().tag(sync=True, to_json=_to_json, from_json=_from_json)
 
 
-class _Drawn:
-    """Outputs the widget sends: None again whenever Python changes what they are of."""
+class _Synced:
+    """Tells what the widget sent (set_state) from Python's own assignments: only the first
+    may set `Sent` traits."""
 
-    OUTPUTS: tuple = ()
-    _receiving = False  # inside set_state: what the widget sent
+    _receiving = False  # inside set_state, or clearing the outputs
 
     def set_state(self, sync_data):
-        self._receiving = True
-        try:
+        with self._from_widget():
             super().set_state(sync_data)
+
+    @contextlib.contextmanager
+    def _from_widget(self):
+        was, self._receiving = self._receiving, True
+        try:
+            yield
         finally:
-            self._receiving = False
+            self._receiving = was
+
+
+class _Drawn(_Synced):
+    """Outputs the widget sends (`Sent` traits): their empty value again whenever Python
+    changes what they are of (never numbers of the old inputs)."""
+
+    OUTPUTS: dict = {}  # name → its value before the widget has sent one
 
     def _inputs_changed(self, change):
-        # Python changed an input: the outputs the widget sent are of the old inputs, so they
-        # are None until the widget has drawn the new ones (never stale numbers).
-        if not self._receiving:
-            for name in self.OUTPUTS:
-                if getattr(self, name) is not None:
-                    self.set_trait(name, None)
+        if self._receiving or _same(change["old"], change["new"]):
+            return  # the widget's own change, or the same value again: its outputs hold
+        with self._from_widget():
+            for name, empty in self.OUTPUTS.items():
+                self.set_trait(name, empty)
 
 
-class Widget(anywidget.AnyWidget):
+def _same(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape and np.array_equal(a, b)
+    return type(a) is type(b) and a == b
+
+
+def _state(value):
+    if not isinstance(value, dict):
+        raise InputError(f"state: expected a dict (the element's state), got {type(value).__name__}")
+    return value
+
+
+class Widget(_Synced, anywidget.AnyWidget):
     """Any element of the site's ``widgets.js``: ``Widget("attn-schemes", lang="zh")``.
 
     Attributes are the element's HTML attributes (``True`` sets an empty one, ``False``
@@ -128,22 +165,22 @@ class Widget(anywidget.AnyWidget):
 
     _esm = ESM
     _tag = traitlets.Unicode().tag(sync=True)
-    attributes = traitlets.Dict(value_trait=traitlets.Union([traitlets.Unicode(), traitlets.Bool()])).tag(sync=True)
+    attributes = Checked(_checks.attributes, {}).tag(sync=True)
     lang = Checked(_checks.lang, "en").tag(sync=True)
-    state = traitlets.Dict().tag(sync=True)
-    error = traitlets.Unicode("", read_only=True).tag(sync=True)
+    state = Checked(_state, {}).tag(sync=True)
+    error = Sent("").tag(sync=True)
 
     def __init__(self, tag: str | None = None, *, lang: str = "en", state: dict | None = None, _traits=None,
                  **attributes):
         tag = tag or getattr(type(self), "TAG", None)
         if tag not in TAGS:
             raise InputError(f"{tag!r} is not one of the notebook's widgets: {', '.join(TAGS)}")
-        attrs = {}
-        for name, value in attributes.items():
-            if not isinstance(value, (str, bool, int, float)):
-                raise InputError(f"attribute {name}: expected a string, a number or True/False, got {type(value).__name__}")
-            attrs[name.replace("_", "-")] = value if isinstance(value, (str, bool)) else str(value)
-        super().__init__(_tag=tag, attributes=attrs, lang=lang, state=state or {}, **(_traits or {}))
+        allowed = getattr(type(self), "ATTRIBUTES", None)
+        if allowed is not None and set(attributes) - set(allowed):
+            bad = ", ".join(sorted(set(attributes) - set(allowed)))
+            raise InputError(f"{type(self).__name__} has no argument {bad} (its attributes: {', '.join(allowed)})")
+        super().__init__(_tag=tag, attributes=_checks.attributes(attributes), lang=lang, state=state or {},
+                         **(_traits or {}))
 
     def __repr__(self):
         return f"<{type(self).__name__} <{self._tag}>>"
@@ -166,7 +203,8 @@ class Head(_Drawn, Widget):
 
     TAG = "attn-head"
     INPUTS = ("tokens", "x", "w_q", "w_k", "w_v", "causal", "scaled")
-    OUTPUTS = ("q", "k", "v", "scores", "masked_scores", "weights", "out")
+    OUTPUTS = dict.fromkeys(("q", "k", "v", "scores", "masked_scores", "weights", "out"))
+    ATTRIBUTES = ("sequence", "readonly", "theme")  # the element's own, besides the inputs
 
     tokens = Checked(_checks.tokens).tag(sync=True)
     x = _matrix_trait("T×C")
@@ -186,16 +224,16 @@ class Head(_Drawn, Widget):
 
     def __init__(self, tokens=None, x=None, w_q=None, w_k=None, w_v=None, causal=True, scaled=False, *,
                  lang="en", **attributes):
-        given = {"tokens": tokens, "x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
-        if x is not None and tokens is None:
-            rows = np.shape(x)[0] if np.ndim(x) else 0
-            given["tokens"] = HOU["tokens"] if rows == len(HOU["tokens"]) else [f"t{i}".translate(SUB) for i in range(rows)]
-        values = {k: (HOU[k] if v is None else v) for k, v in given.items()}
-        values["tokens"] = _checks.tokens(values["tokens"])
+        given = {"x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
+        values = {}
+        for name, shape in (("x", "T×C"), ("w_q", "d×C"), ("w_k", "d×C"), ("w_v", "d×C")):
+            values[name] = _checks.matrix(name, HOU[name] if given[name] is None else given[name], shape)
+        if tokens is None:
+            rows = values["x"].shape[0]
+            tokens = HOU["tokens"] if rows == len(HOU["tokens"]) else [f"t{i}".translate(SUB) for i in range(rows)]
+        values["tokens"] = _checks.tokens(tokens)
         values["causal"] = _checks.flag("causal", causal)
         values["scaled"] = _checks.flag("scaled", scaled)
-        for name, shape in (("x", "T×C"), ("w_q", "d×C"), ("w_k", "d×C"), ("w_v", "d×C")):
-            values[name] = _checks.matrix(name, values[name], shape)
         _agree(values)
         super().__init__(lang=lang, _traits=values, **attributes)
 
@@ -291,9 +329,8 @@ def _nd_to_json(value, _widget):
 def _nd_from_json(value, _widget):
     if value is None:
         return None
-    a = np.frombuffer(bytes(value["data"]), dtype="<f8").reshape([int(n) for n in value["shape"]]).copy()
-    a.setflags(write=False)
-    return a
+    shape = value.get("shape")
+    return _array_of(value, list(shape) if isinstance(shape, list) else [None])
 
 
 SAFETENSORS_MAX = 512 * 1024 * 1024
@@ -314,18 +351,25 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
     _esm = _static("gpt.js")
     _checkpoint = traitlets.Bytes().tag(sync=True)
     prompt = Checked(lambda v: _prompt(v), "").tag(sync=True)
-    attributes = traitlets.Dict().tag(sync=True)
+    attributes = Checked(_checks.attributes, {}).tag(sync=True)
     lang = Checked(_checks.lang, "en").tag(sync=True)
-    tokens = traitlets.List(traitlets.Unicode(), read_only=True).tag(sync=True)
-    weights = Output(read_only=True).tag(sync=True, to_json=_nd_to_json, from_json=_nd_from_json)
-    config = traitlets.Dict(read_only=True).tag(sync=True)
-    error = traitlets.Unicode("", read_only=True).tag(sync=True)
+    tokens = Sent([]).tag(sync=True)
+    weights = Sent().tag(sync=True, to_json=_nd_to_json, from_json=_nd_from_json)
+    config = Sent({}).tag(sync=True)
+    error = Sent("").tag(sync=True)
 
-    OUTPUTS = ("weights",)
+    OUTPUTS = {"weights": None, "tokens": [], "error": ""}
 
-    @traitlets.observe("prompt", "_checkpoint")
-    def _on_inputs(self, change):
+    @traitlets.observe("prompt")
+    def _on_prompt(self, change):
         self._inputs_changed(change)
+
+    @traitlets.observe("_checkpoint")
+    def _on_checkpoint(self, change):
+        self._inputs_changed(change)
+        if not self._receiving and not _same(change["old"], change["new"]):
+            with self._from_widget():
+                self.set_trait("config", {})
 
     def __init__(self, checkpoint, prompt: str = "", *, lang: str = "en"):
         super().__init__(_checkpoint=_read_checkpoint(checkpoint), prompt=prompt, lang=lang)
@@ -350,6 +394,8 @@ def _read_checkpoint(checkpoint) -> bytes:
     """The bytes of a .safetensors file (a path or the bytes themselves), checked enough to
     say what is wrong before the core reads it: its 8-byte header length and JSON header."""
     if isinstance(checkpoint, (bytes, bytearray, memoryview)):
+        if len(checkpoint) > SAFETENSORS_MAX:
+            raise InputError("checkpoint: larger than 512 MB")
         data, name = bytes(checkpoint), "checkpoint"
     elif isinstance(checkpoint, (str, pathlib.PurePath)):
         path = pathlib.Path(checkpoint)
@@ -363,6 +409,10 @@ def _read_checkpoint(checkpoint) -> bytes:
     if len(data) < 10:
         raise InputError(f"{name}: too short for a .safetensors file ({len(data)} bytes)")
     header = int.from_bytes(data[:8], "little")
-    if header > len(data) - 8 or data[8:9] != b"{":
+    try:
+        ok = 2 <= header <= len(data) - 8 and isinstance(json.loads(data[8:8 + header]), dict)
+    except ValueError:
+        ok = False
+    if not ok:
         raise InputError(f"{name}: not a .safetensors file (no JSON header after its 8-byte length)")
     return data

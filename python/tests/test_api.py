@@ -2,7 +2,8 @@
 messages, Head()'s defaults against the fixture NumPy made (tests/fixtures/hou.json), and
 the matrices' bytes over the widget protocol.
 
-    ./build.sh test runs it against the installed wheel: target/nbtools/bin/python -m pytest python/tests
+    ./build.sh test runs it against the installed wheel, from the repository's root:
+    target/nbtools/bin/pytest python/tests
 """
 
 import json
@@ -76,6 +77,15 @@ BAD = [
     ("w_v", [[1e301, 0, 0], [0, 0, 0]], r"too large"),
     ("w_v", None, r"got None"),
     ("w_v", [[1j, 0, 0], [0, 0, 0]], r"complex"),
+    ("w_v", [[True, False, True], [1, 2, 3]], r"a boolean in it"),
+    ("w_v", np.ones((2, 3), dtype=bool), r"got booleans"),
+    ("w_v", np.zeros((2, 3), dtype="datetime64[s]"), r"dates or times"),
+    ("w_v", np.ma.masked_array(np.ones((2, 3)), mask=np.eye(2, 3)), r"masked array"),
+    ("w_v", [[10**400, 0, 0], [0, 0, 0]], r"too large"),
+    ("w_v", [[{}, 0, 0], [0, 0, 0]], r"got dict \{\} in it"),
+    ("w_v", 7, r"got int 7"),
+    ("w_v", np.float64(7), r"got 0 dimensions"),
+    ("tokens", ["\U0001F44D\U0001F3FD" * 3, "o", "u"], r"1 to 8 characters \(UTF-16 units\)"),
     ("tokens", "hou", r"tokens: expected a list of strings"),
     ("tokens", ["h", "o"], r"tokens has 2 entries but x has 3 rows"),
     ("tokens", ["h", "o", "toolongtoken"], r"1 to 8 characters"),
@@ -105,6 +115,19 @@ def test_bad_input_to_the_constructor_raises():
         Head(w_q=np.ones((2, 4)))
     with pytest.raises(ValueError, match="is NaN"):
         Head(x=[[float("nan")]])
+    with pytest.raises(ValueError, match="x: expected a T×C matrix of numbers, got a ragged list"):
+        Head(x=[[1, 2, 3], [4, 5]])
+
+
+def test_a_value_that_fails_its_own_check_inside_update_sets_nothing():
+    head = Head()
+    before = {k: getattr(head, k) for k in Head.INPUTS}
+    with pytest.raises(ValueError, match=r"w_v\[0, 0\] is NaN"):
+        head.update(x=np.eye(4), tokens=list("abcd"), w_q=np.ones((2, 4)), w_k=np.ones((2, 4)),
+                    w_v=np.full((2, 4), np.nan))
+    for k, v in before.items():
+        now = getattr(head, k)
+        assert np.array_equal(now, v) if isinstance(v, np.ndarray) else now == v, k
 
 
 def test_update_sets_what_must_agree_at_once_or_nothing():
@@ -124,8 +147,72 @@ def test_update_sets_what_must_agree_at_once_or_nothing():
 
 def test_outputs_are_the_widgets_to_set():
     head = Head()
-    with pytest.raises(Exception, match="read-only"):
-        head.weights = np.eye(3)
+    for value in (np.eye(3), 1, None):
+        with pytest.raises(ValueError, match="weights is what the widget sends and cannot be set"):
+            head.weights = value
+    with pytest.raises(ValueError, match="error is what the widget sends"):
+        head.error = "x"
+    with pytest.raises(ValueError, match="state: expected a dict"):
+        ap.SoftmaxSteps().state = 3
+
+
+def test_the_callers_array_is_copied_not_frozen():
+    a = np.zeros((4, 3))
+    head = Head()
+    head.w_q = a[:2]
+    a[0, 0] = 123.0
+    assert head.w_q[0, 0] == 0.0, "a later change of the caller's array reaches the head"
+    b = np.ones((2, 3))
+    head.w_k = b
+    b[0, 0] = 2.0  # still the caller's own, writable array
+    assert head.w_k[0, 0] == 1.0
+
+
+class _Tensor:
+    """What torch.Tensor (on the CPU) or a pandas frame offer NumPy: __array__."""
+
+    def __array__(self, dtype=None, copy=None):
+        return np.full((2, 3), 0.5)
+
+
+def test_anything_numpy_reads_is_taken():
+    head = Head()
+    head.w_q = _Tensor()
+    assert head.w_q.tolist() == [[0.5] * 3] * 2
+    head.w_k = np.array([np.array([1.0, 2, 3]), np.array([4.0, 5, 6])], dtype=object)
+    assert head.w_k[1, 2] == 6.0
+    head.w_v = [np.array([1, 2, 3]), (4, 5, 6)]
+    assert head.w_v.dtype == np.float64 and head.w_v[1, 0] == 4.0
+
+
+def test_same_value_again_keeps_the_outputs():
+    head = Head()
+    head.set_state({"weights": _wire(HOU["unscaled"]["weights_full_precision"])})
+    head.w_q = head.w_q.copy()
+    head.causal = True
+    head.tokens = ["h", "o", "u"]
+    assert head.weights is not None, "nothing changed: the widget sends nothing new"
+
+
+def test_a_malformed_message_from_the_widget_is_refused_whole():
+    head = Head()
+    before = head.w_q.copy()
+    bad = {"rows": 3, "cols": 3, "data": memoryview(np.ones(8).tobytes())}
+    with pytest.raises(ValueError, match="72 bytes|64 bytes for a matrix of shape"):
+        head.set_state({"w_q": _wire(np.full((2, 3), 7.0)), "x": bad})
+    np.testing.assert_array_equal(head.w_q, before)
+
+
+def test_unknown_arguments_and_attributes():
+    with pytest.raises(ValueError, match="Head has no argument casual"):
+        Head(casual=False)
+    head = Head(sequence="hou|you", readonly=True)
+    assert head.attributes == {"sequence": "hou|you", "readonly": True}
+    w = Widget("attn-bigram")
+    w.attributes = {"max_rows": 2, "words": "a|b", "readonly": False}
+    assert w.attributes == {"max-rows": "2", "words": "a|b", "readonly": False}
+    with pytest.raises(ValueError, match="attribute words: expected a string"):
+        w.attributes = {"words": ["a"]}
 
 
 def _wire(a):
@@ -203,9 +290,10 @@ def test_gpt_inspect_checks_its_checkpoint(tmp_path):
     with pytest.raises(ValueError, match=r"checkpoint: no file '.*nope.safetensors'"):
         ap.GptInspect(checkpoint=tmp_path / "nope.safetensors")
     bad = tmp_path / "bad.safetensors"
-    bad.write_bytes(b"not a checkpoint at all")
-    with pytest.raises(ValueError, match=r"not a \.safetensors file"):
-        ap.GptInspect(checkpoint=bad)
+    for data in (b"not a checkpoint at all", b"\0" * 8 + b"{}", (5).to_bytes(8, "little") + b"{nope"):
+        bad.write_bytes(data)
+        with pytest.raises(ValueError, match=r"not a \.safetensors file|too short"):
+            ap.GptInspect(checkpoint=bad)
     with pytest.raises(ValueError, match=r"expected a path or bytes, got int"):
         ap.GptInspect(checkpoint=3)
     model = REPO / "www/models/small.safetensors"
@@ -223,5 +311,19 @@ def test_gpt_inspect_outputs_clear_when_python_changes_the_prompt():
     assert g.weights.shape == (2, 4, 2, 2) and g.weights[1, 3, 1, 1] == 0.5
     g.set_state({"prompt": "KING", "weights": {"shape": [2, 4, 1, 1], "data": memoryview(np.ones(8).tobytes())}})
     assert g.prompt == "KING" and g.weights.shape == (2, 4, 1, 1), "typed in the widget: kept"
+    g.set_state({"tokens": ["K", "I", "N", "G"], "config": {"n_layer": 2}, "error": ""})
     g.prompt = "ROMEO"
-    assert g.weights is None
+    assert g.weights is None and g.tokens == [], "the old prompt's tokens and weights go"
+    assert g.config == {"n_layer": 2}, "the same checkpoint: its config holds"
+    g.load(REPO / "www/models/small.safetensors")
+    assert g.config == {"n_layer": 2}, "the same bytes again: nothing changes"
+    other = bytearray((REPO / "www/models/small.safetensors").read_bytes())
+    other[-1] ^= 1  # another model (one weight's last bit)
+    g.load(bytes(other))
+    assert g.config == {} and g.weights is None, "another checkpoint: its config comes from the widget"
+    with pytest.raises(ValueError, match="tokens is what the widget sends"):
+        g.tokens = ["a"]
+
+
+def test_this_is_the_installed_wheel():
+    assert "site-packages" in pathlib.Path(ap.__file__).parts, f"testing {ap.__file__}, not the wheel"

@@ -497,7 +497,8 @@ test('marimo: the head in mo.ui.anywidget draws, and its numbers (and an edit) r
 // render with a model of the directive's JSON, and no kernel behind it.
 const STATIC_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>static</title><body><div id="out"></div>
 <script type="module">
-const traits = { _tag: 'attn-head', attributes: { sequence: 'hou|you' }, lang: 'en' };
+const traits = { _tag: 'attn-head', attributes: { sequence: 'hou|you' }, lang: 'en',
+  w_v: { rows: 2, cols: 3, data: [20, 0, 5, 0, 10, 5] } }; // a JSON's numbers: a list, not bytes
 const listeners = {};
 const model = {
   get: (k) => traits[k],
@@ -524,7 +525,7 @@ test('a static book (the {anywidget} directive: the ESM and a JSON of traits, no
     const { problems } = watch(page);
     await page.goto(`${base}index.html`);
     const head = page.locator('attn-head');
-    await shows(head, 'out', 2, 0, '8\\.87');
+    await shows(head, 'out', 0, 0, '20\\.00'); // out[h] = v[h] = W_v's first column
     await head.locator('button.word', { hasText: 'you' }).click();
     await shows(head, 'weights', 1, 0, '0\\.\\d\\d');
     const sent = await page.evaluate(() => ({ tokens: window.traits.tokens, weights: window.traits.weights?.rows }));

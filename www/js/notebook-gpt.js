@@ -83,16 +83,21 @@ function render({ model, el }) {
   const open = async () => {
     const core = await loadCore();
     if (gone) return;
-    lab?.free();
-    lab = null;
     const bytes = model.get('_checkpoint');
+    let next;
     try {
       const b = bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
-      lab = core.GptLab.fromBytes(b.slice(), undefined, undefined, 1337);
+      next = core.GptLab.fromBytes(b.slice(), undefined, undefined, 1337);
     } catch (err) {
+      // The last model stays freed only once nothing can ask it anything.
+      node.close();
+      lab?.free();
+      lab = null;
       fail(err);
       return;
     }
+    lab?.free();
+    lab = next;
     const info = lab.config();
     model.set('config', {
       n_layer: info.n_layer, n_head: info.n_head, n_embd: info.n_embd, block_size: info.block_size,
@@ -101,23 +106,28 @@ function render({ model, el }) {
     model.save_changes();
     node.clearError();
     node.client = clientOf(lab, drawn);
-    await node.open(info, model.get('prompt'));
+    await show();
+  };
+  /** Draws the model's attention for the prompt Python holds (an empty one too). */
+  const show = () => {
+    node.ui.prompt.value = model.get('prompt');
+    return node.open(lab.config());
   };
   const onPrompt = () => {
-    if (!lab) return;
-    node.open(lab.config(), model.get('prompt'));
+    if (lab) show().catch(fail);
   };
+  const onCheckpoint = () => open().catch(fail);
   const onAttributes = () => {
     attrs = setAttributes(node, model.get('attributes'), model.get('lang'), attrs);
   };
-  model.on('change:_checkpoint', open);
+  model.on('change:_checkpoint', onCheckpoint);
   model.on('change:prompt', onPrompt);
   model.on('change:attributes', onAttributes);
   model.on('change:lang', onAttributes);
   open().catch(fail);
   return () => {
     gone = true;
-    model.off('change:_checkpoint', open);
+    model.off('change:_checkpoint', onCheckpoint);
     model.off('change:prompt', onPrompt);
     model.off('change:attributes', onAttributes);
     model.off('change:lang', onAttributes);

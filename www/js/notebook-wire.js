@@ -4,9 +4,11 @@
 // A matrix travels as { rows, cols, data } with `data` the float64 bytes (a binary buffer
 // of the widget protocol: exact, and -Infinity survives); Python reads it as a NumPy array.
 
-/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }. */
+/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }; `data` may
+ *  also be a list of numbers (a static book's JSON has no bytes). */
 export function fromKernel(m) {
   const b = m.data;
+  if (Array.isArray(b)) return { rows: m.rows, cols: m.cols, data: b.slice() };
   const bytes = b instanceof ArrayBuffer ? b : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
   return { rows: m.rows, cols: m.cols, data: Array.from(new Float64Array(bytes)) };
 }

@@ -96,7 +96,12 @@ function render({ model, el }) {
       const next = head ? headState(model) : model.get('state');
       // What the element already holds (this view's own send, echoed by a host whose model
       // fires a change on every set, or another view's): nothing to redraw, nothing to send.
-      if (sameState(next, node.state)) return;
+      if (sameState(next, node.state)) {
+        // …unless Python has no numbers for it (it set the same value again and cleared
+        // them, or an error is still said): send them once (the next round is the same).
+        if (head && node.result && (model.get('weights') == null || model.get('error'))) send();
+        return;
+      }
       try {
         node.state = next;
       } catch (err) {
