@@ -70,7 +70,7 @@ function pump() {
   }
 }
 
-/** Whether `el` is in the viewport or near it while the page loads. Every widget of the
+/** Whether `el` is in the viewport, near it or above it while the page loads. Every widget of the
  *  document not measured yet (the ones not defined yet, or a page's catalogue appended at
  *  once) is measured with it in one layout, before any of them is built: an unbuilt
  *  widget is empty, so none sits lower than it will once built, and a widget measured in
@@ -83,7 +83,10 @@ function nearViewport(el) {
     for (const x of [el, ...document.getElementsByTagName('*')]) {
       if (near.has(x) || !x.localName.startsWith('attn-')) continue;
       const r = x.getBoundingClientRect();
-      near.set(x, r.bottom >= top - h / 4 && r.top <= top + h);
+      // Above the viewport counts as near: a page opened at a #fragment (or a reload that
+      // keeps its scroll) would otherwise grow above what the reader sees as those widgets
+      // are built, and scroll anchoring misses some of that growth (0.7 of the view shifted).
+      near.set(x, r.top <= top + h);
     }
   }
   return near.get(el);
