@@ -75,24 +75,38 @@ setup_browser() {
   fi
 }
 
+# pip_venv DIR "REQUIREMENTS" "IMPORTS" [VENV_ARGS...]: a venv in DIR with REQUIREMENTS from
+# PyPI, made again only when they changed (DIR/.requirements) or IMPORTS fail in it.
+pip_venv() {
+  local dir=$1 want=$2 imports=$3
+  shift 3
+  if [ "$(cat "$dir/.requirements" 2>/dev/null)" = "$want" ] && "$dir/bin/python" -c "import $imports" 2>/dev/null; then
+    return
+  fi
+  if ! /usr/bin/python3 -m venv -h >/dev/null 2>&1; then
+    step "installing python3-venv (Debian)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv
+  fi
+  step "a venv with $want (PyPI) in $dir/"
+  rm -rf "$dir"
+  /usr/bin/python3 -m venv "$@" "$dir"
+  # shellcheck disable=SC2086 # a list of requirements
+  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check $want
+  echo "$want" >"$dir/.requirements"
+}
+
 setup_python_tools() {
   # The nanoGPT interchange tests (tests/tools/) run tools/*.py against real PyTorch:
   # Debian's (CPU, apt) for the system Python, and a venv over it with what PyPI adds:
   # safetensors, and MkDocs Material for the host recipes (tests/page/hosts.test.mjs).
-  if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || ! /usr/bin/python3 -m venv -h >/dev/null 2>&1; then
-    step "installing Debian's PyTorch (python3-torch, CPU) and python3-venv (about 200 MB, once)"
+  if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+    step "installing Debian's PyTorch (python3-torch, CPU; about 200 MB, once)"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch python3-venv
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch
   fi
-  local py=target/pytools/bin/python want="safetensors==$SAFETENSORS_VERSION mkdocs-material==$MKDOCS_MATERIAL_VERSION"
-  if [ "$(cat target/pytools/.requirements 2>/dev/null)" != "$want" ] || ! "$py" -c 'import safetensors, material' 2>/dev/null; then
-    step "a venv over Debian's PyTorch with $want (PyPI) in target/pytools/"
-    rm -rf target/pytools
-    /usr/bin/python3 -m venv --system-site-packages target/pytools
-    # shellcheck disable=SC2086 # a list of requirements
-    "$py" -m pip install --quiet --disable-pip-version-check $want
-    echo "$want" >target/pytools/.requirements
-  fi
+  pip_venv target/pytools "safetensors==$SAFETENSORS_VERSION mkdocs-material==$MKDOCS_MATERIAL_VERSION" \
+    "safetensors, material" --system-site-packages
 }
 
 setup_hosts() {
@@ -109,16 +123,9 @@ setup_hosts() {
 
 setup_nbtools() {
   # A venv of its own (not over Debian's packages: JupyterLab brings its own stack) with
-  # JupyterLab 4, Notebook 7, marimo, anywidget, NumPy, pytest and hatchling (the wheel's backend).
-  local py=target/nbtools/bin/python
-  if [ "$(cat target/nbtools/.requirements 2>/dev/null)" != "$NBTOOLS_REQUIREMENTS" ] || ! "$py" -c 'import anywidget, hatchling, jupyterlab' 2>/dev/null; then
-    step "a venv with $NBTOOLS_REQUIREMENTS (PyPI) in target/nbtools/ (about 1 minute, once)"
-    rm -rf target/nbtools
-    /usr/bin/python3 -m venv target/nbtools
-    # shellcheck disable=SC2086 # a list of requirements
-    "$py" -m pip install --quiet --disable-pip-version-check $NBTOOLS_REQUIREMENTS
-    echo "$NBTOOLS_REQUIREMENTS" >target/nbtools/.requirements
-  fi
+  # JupyterLab 4, Notebook 7, marimo, anywidget, NumPy, pytest and hatchling (the wheel's
+  # backend); about a minute, once.
+  pip_venv target/nbtools "$NBTOOLS_REQUIREMENTS" "anywidget, hatchling, jupyterlab, marimo"
 }
 
 setup_npm() {

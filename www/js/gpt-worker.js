@@ -65,6 +65,7 @@
 
 import { GradPool } from './gpt-pool.js';
 import { loadBuild } from './wasm-build.js';
+import { inspectCommands } from './gpt-inspect-commands.js';
 
 const CHUNK_MS = 100; // one progress event per chunk of steps
 const EVAL_ITERS = 10;
@@ -163,11 +164,7 @@ const commands = {
     need().setCausal(Boolean(on));
     return info();
   },
-  attention: ({ prompt }) => need().attention(String(prompt)),
-  explain: ({ prompt, layer, head, kind, row, col, maxTerms }) => need().explainAttention(String(prompt),
-    layer >>> 0, head >>> 0, String(kind ?? 'weights'), row >>> 0, col >>> 0, maxTerms == null ? undefined : maxTerms >>> 0),
-  generate: ({ prompt, n, temperature, topK, seed }) =>
-    need().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
+  ...inspectCommands(need), // attention, explain, generate
   estimate: ({ iters }) => Array.from(need().estimateLoss(iters >>> 0)),
   save: () => need().toBytes(),
   state: () => ({ bytes: need().stateBytes(), step: lab.steps() }),

@@ -18,31 +18,28 @@ import KATEX_CSS from 'ap-inline:katex-css';
 import { loadCore, provideCore } from './wasm.js';
 import { provideTexCss } from './tex.js';
 import { message } from './widget-base.js';
-import { setAttributes } from './notebook-wire.js';
+import { followAttributes } from './notebook-wire.js';
+import { inspectCommands } from './gpt-inspect-commands.js';
 import './widgets/gpt-inspect.js';
 
 provideCore(WASM);
 provideTexCss(KATEX_CSS);
 
-/** What <attn-gpt-inspect> asks its client for, as gpt-worker.js answers it, from `lab`;
- *  each prompt's attention, or why the core refused it, also to `drawn(prompt, a, err)`. */
+/** <attn-gpt-inspect>'s client on `lab`: what the GPT's worker answers, answered here; each
+ *  prompt's attention, or why the core refused it, also to `drawn(prompt, a, err)`. */
 function clientOf(lab, drawn) {
-  const commands = {
-    attention: ({ prompt }) => {
-      let a;
-      try {
-        a = lab.attention(String(prompt));
-      } catch (err) {
-        drawn(String(prompt), null, err);
-        throw err;
-      }
-      drawn(String(prompt), a);
-      return a;
-    },
-    explain: ({ prompt, layer, head, kind, row, col, maxTerms }) => lab.explainAttention(String(prompt),
-      layer >>> 0, head >>> 0, String(kind ?? 'weights'), row >>> 0, col >>> 0, maxTerms == null ? undefined : maxTerms >>> 0),
-    generate: ({ prompt, n, temperature, topK, seed }) =>
-      lab.generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
+  const commands = inspectCommands(() => lab);
+  const attention = commands.attention;
+  commands.attention = (args) => {
+    let a;
+    try {
+      a = attention(args);
+    } catch (err) {
+      drawn(String(args.prompt), null, err);
+      throw err;
+    }
+    drawn(String(args.prompt), a);
+    return a;
   };
   return { call: async (cmd, args = {}) => commands[cmd](args) };
 }
@@ -64,7 +61,7 @@ function weightsOf(a) {
 
 function render({ model, el }) {
   const node = document.createElement('attn-gpt-inspect');
-  let attrs = setAttributes(node, model.get('attributes'), model.get('lang'), []);
+  const unfollow = followAttributes(model, node);
   el.append(node);
   let lab = null;
   let gone = false;
@@ -117,20 +114,14 @@ function render({ model, el }) {
     if (lab) show().catch(fail);
   };
   const onCheckpoint = () => open().catch(fail);
-  const onAttributes = () => {
-    attrs = setAttributes(node, model.get('attributes'), model.get('lang'), attrs);
-  };
   model.on('change:_checkpoint', onCheckpoint);
   model.on('change:prompt', onPrompt);
-  model.on('change:attributes', onAttributes);
-  model.on('change:lang', onAttributes);
   open().catch(fail);
   return () => {
     gone = true;
     model.off('change:_checkpoint', onCheckpoint);
     model.off('change:prompt', onPrompt);
-    model.off('change:attributes', onAttributes);
-    model.off('change:lang', onAttributes);
+    unfollow();
     lab?.free();
     node.remove();
   };

@@ -16,15 +16,25 @@ export function fromKernel(m) {
 /** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. */
 export const toKernel = (m) => ({ rows: m.rows, cols: m.cols, data: new DataView(Float64Array.from(m.data).buffer) });
 
-/** Sets the element's attributes to `attrs` (a dict of strings) and `lang`, removing the
- *  ones an earlier dict set that this one does not. */
-export function setAttributes(node, attrs, lang, before) {
-  for (const name of before) if (!(name in attrs)) node.removeAttribute(name);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value == null) node.removeAttribute(name);
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  node.setAttribute('lang', lang);
-  return Object.keys(attrs);
+/** Keeps `node`'s attributes and `lang` those of the Python widget (`attributes`: a dict,
+ *  True sets an empty attribute, False removes it); returns what stops it. */
+export function followAttributes(model, node) {
+  let before = [];
+  const apply = () => {
+    const attrs = model.get('attributes') ?? {};
+    for (const name of before) if (!(name in attrs)) node.removeAttribute(name);
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === false || value == null) node.removeAttribute(name);
+      else node.setAttribute(name, value === true ? '' : String(value));
+    }
+    node.setAttribute('lang', model.get('lang') ?? 'en');
+    before = Object.keys(attrs);
+  };
+  apply();
+  model.on('change:attributes', apply);
+  model.on('change:lang', apply);
+  return () => {
+    model.off('change:attributes', apply);
+    model.off('change:lang', apply);
+  };
 }
-

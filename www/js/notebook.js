@@ -21,7 +21,7 @@ import KATEX_CSS from 'ap-inline:katex-css';
 import { loadCore, provideCore } from './wasm.js';
 import { provideTexCss } from './tex.js';
 import { message } from './widget-base.js';
-import { fromKernel, setAttributes, toKernel } from './notebook-wire.js';
+import { followAttributes, fromKernel, toKernel } from './notebook-wire.js';
 import './widgets/part-a.js';
 import './widgets/part-b.js';
 
@@ -81,7 +81,7 @@ function render({ model, el }) {
   }
   const node = document.createElement(tag);
   const head = tag === 'attn-head';
-  let attrs = setAttributes(node, model.get('attributes') ?? {}, model.get('lang') ?? 'en', []);
+  const unfollow = followAttributes(model, node);
   const send = head ? () => sendHead(model, node) : () => {
     model.set('state', node.state ?? {});
     model.save_changes();
@@ -115,13 +115,8 @@ function render({ model, el }) {
       if (head && node.result) send();
     });
   };
-  const onAttributes = () => {
-    attrs = setAttributes(node, model.get('attributes') ?? {}, model.get('lang') ?? 'en', attrs);
-  };
   const keys = head ? ['tokens', 'causal', 'scaled', ...Object.keys(HEAD_INPUTS)] : ['state'];
   for (const key of keys) model.on(`change:${key}`, fromPython);
-  model.on('change:attributes', onAttributes);
-  model.on('change:lang', onAttributes);
   // A learner's edit (attn-change) and every draw (attn-rendered: the first, a new
   // language) go to Python; an edit the core refused is marked in the grid and sends nothing.
   // Only the element's own events: those of the grids inside it cross its shadow root too.
@@ -133,8 +128,7 @@ function render({ model, el }) {
   el.append(node);
   return () => {
     for (const key of keys) model.off(`change:${key}`, fromPython);
-    model.off('change:attributes', onAttributes);
-    model.off('change:lang', onAttributes);
+    unfollow();
     node.remove();
   };
 }
