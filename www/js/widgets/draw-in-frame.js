@@ -4,6 +4,10 @@
 // own (widget-base.js's refresh) would often land after that frame, and the page would
 // do its style, layout and paint twice per keystroke. All followers' callbacks run in
 // that one frame, before its layout, and several edits within a frame draw once.
+// A follower more than half a screen from the viewport (the lesson's four sit one to
+// three screens below the head's W_v) redraws just after that frame, in a task of its
+// own: nothing of it can be seen in that frame, and its redraw (script, style, layout)
+// would make the frame that shows the head's new numbers miss its deadline.
 //
 //   class AttnBias extends drawsInFrame(LessonWidget) { … }
 //
@@ -22,9 +26,35 @@ export const FOLLOWER_CSS = `
 
 const LOCK_MARKS = '[data-readonly-locked], [data-readonly-editable], [data-readonly-nested]';
 
+// Which followers are within half a screen of the viewport (one observer for all; a
+// follower not heard of yet counts as near).
+const far = new WeakSet();
+let watcher = null;
+function watch(el) {
+  if (typeof IntersectionObserver !== 'function') return;
+  watcher ??= new IntersectionObserver((entries) => {
+    for (const { target, isIntersecting } of entries) {
+      if (isIntersecting) far.delete(target);
+      else far.add(target);
+    }
+  }, { rootMargin: '50% 0px' });
+  watcher.observe(el);
+}
+
 export const drawsInFrame = (Base) => class extends Base {
   #frame = 0;
   #drawn = false;
+
+  connectedCallback() {
+    super.connectedCallback();
+    watch(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    watcher?.unobserve(this);
+    far.delete(this);
+  }
 
   refresh() {
     if (!this.core) return; // not loaded yet: the load draws it (widget-base.js)
@@ -35,19 +65,27 @@ export const drawsInFrame = (Base) => class extends Base {
     }
     if (this.#frame) return;
     this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      if (this.readonly) {
-        super.refresh();
+      if (far.has(this)) {
+        setTimeout(() => this.#drawNow(), 0); // after this frame (see the top)
         return;
       }
-      try {
-        this.clearError(); // a corrected input takes its old message away
-        this.render(this.core);
-      } catch (err) {
-        this.showError(message(err));
-      }
-      this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
+      this.#drawNow();
     });
+  }
+
+  #drawNow() {
+    this.#frame = 0;
+    if (this.readonly) {
+      super.refresh();
+      return;
+    }
+    try {
+      this.clearError(); // a corrected input takes its old message away
+      this.render(this.core);
+    } catch (err) {
+      this.showError(message(err));
+    }
+    this.dispatchEvent(new CustomEvent('attn-rendered', { bubbles: true, composed: true }));
   }
 
   render(core) {
