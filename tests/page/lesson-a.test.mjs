@@ -166,6 +166,8 @@ test('URL state round-trips; a garbage hash shows a notice and the defaults', as
     await page.locator('attn-sum-norm button', { hasText: '[1, −1, 0]' }).click();
     await page.locator('attn-head #causal').uncheck();
     await page.locator('attn-position button', { hasText: 'Shuffle B' }).click();
+    // Changes in a row are written to the URL once they pause (url-state.js).
+    await page.waitForFunction(() => ['sumnorm=', 'head=', 'position='].every((k) => location.hash.includes(k)));
     url = page.url();
     assert.match(url, /#.*sumnorm=/);
   });

@@ -359,7 +359,8 @@ test('state goes to the URL and comes back; bad state keeps defaults with a noti
   await withPage(async (page) => {
     await inner(page, 'attn-note-scale', 'input[type="range"]').fill('64');
     await choose(page, 'score', 'dk');
-    await settle(page);
+    // Changes in a row are written to the URL once they pause (url-state.js).
+    await page.waitForFunction(() => ['dk=', 'exercise='].every((k) => location.hash.includes(k)));
     saved = new URL(page.url()).hash;
     assert.match(decodeURIComponent(saved), /dk=\{"dk":64/);
   });

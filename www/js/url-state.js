@@ -6,9 +6,11 @@
 // The hash is data, never markup or code: it reaches widgets only through JSON.parse
 // and their `state` setters (which validate it), and notices are set as textContent.
 // Opening such a link scrolls to the first widget it restored, as an #anchor would.
-// A change is written once the frame that shows it has been drawn (history.replaceState
-// and the widgets' JSON are not what the learner waits for), once for any number of
-// changes in that frame; leaving the page writes a pending change at once.
+// A lone change is written once the frame that shows it has been drawn (history.replaceState
+// and the widgets' JSON are not what the learner waits for); changes in a row (typing,
+// a slider) are written once they pause for QUIET_MS: a write between two keystrokes
+// (its replaceState, and the favicon Chromium fetches again after it) made the next
+// keystroke's frame late. Leaving the page writes a pending change at once.
 
 const MAX_VALUE = 8000; // characters per widget: a lesson state, not a payload
 const MALFORMED = Symbol('malformed %-escape');
@@ -16,7 +18,11 @@ const bound = new Map(); // key -> element
 let onNotice = () => {};
 let writing = false;
 let revealed = false; // the page load's link has been scrolled to
-let queued = false; // a write waits for the frame to be drawn
+let queued = false; // a write waits (for the frame to be drawn, or for a pause)
+const QUIET_MS = 300; // changes closer than this are a row
+let lastChange = -Infinity;
+let timer = 0;
+let frame = 0;
 
 function readHash() {
   const out = new Map();
@@ -53,17 +59,23 @@ function writeHash() {
   writing = false;
 }
 
-/** Writes the hash after the coming frame (at once-ish on a hidden page: no frames). */
+/** Writes the hash after the coming frame, or once a row of changes pauses (at once-ish
+ *  on a hidden page: no frames). */
 function queueWrite() {
-  if (queued) return;
+  const now = performance.now();
+  const inRow = now - lastChange < QUIET_MS;
+  lastChange = now;
   queued = true;
+  clearTimeout(timer);
+  cancelAnimationFrame(frame);
   const run = () => {
     if (!queued) return;
     queued = false;
     writeHash();
   };
-  if (document.visibilityState === 'hidden') setTimeout(run, 0);
-  else requestAnimationFrame(() => setTimeout(run, 0));
+  if (document.visibilityState === 'hidden') timer = setTimeout(run, 0);
+  else if (inRow) timer = setTimeout(run, QUIET_MS);
+  else frame = requestAnimationFrame(() => { timer = setTimeout(run, 0); });
 }
 
 function flush() {
