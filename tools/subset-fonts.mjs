@@ -44,7 +44,7 @@ const walk = (node, inAms) => {
   const inside = inAms || AMS_CLASS.test(node[2]);
   for (const child of node[5]) walk(child, inside);
 };
-for (const tree of Object.values(PREBUILT)) walk(tree, false);
+for (const tree of Object.values(PREBUILT)) walk(JSON.parse(tree), false);
 if (!ams.size) throw new Error('no formula draws with the AMS font: is formulas.gen.js empty?');
 
 for (const [font, chars] of [['KaTeX_AMS-Regular', ams], ['KaTeX_Main-Regular', every], ['KaTeX_Math-Italic', every]]) {

@@ -9,48 +9,50 @@
 // DOM tree with createElement and element.style, so KaTeX's script is never loaded for it
 // and no HTML string is parsed (a strict CSP, style-src 'self', allows CSSOM styles). Any
 // other formula loads KaTeX's script the first time one is typeset; until then its span
-// holds the LaTeX source. KaTeX's stylesheet is fetched once: its @font-face rules go to the
-// document (fonts cannot be declared inside a shadow root), the rest to every shadow root
-// that adopts it. Paths resolve relative to this module: any sub-path of any server works.
+// holds the LaTeX source. KaTeX's stylesheet comes with the prebuilt formulas (its text,
+// not a request): its @font-face rules go to the document (fonts cannot be declared inside
+// a shadow root), the rest to every shadow root that adopts it, at once, so a widget's
+// first layout has its formulas styled. Its fonts' paths resolve relative to this module's
+// copy of the sheet: any sub-path of any server works.
 
-import { PREBUILT } from './formulas.gen.js';
+import { KATEX_CSS, PREBUILT } from './formulas.gen.js';
 
 const CSS_URL = new URL('../vendor/katex/katex.min.css', import.meta.url).href;
 // The options tools/typeset.mjs typesets with (both must agree).
 const OPTIONS = { throwOnError: true, output: 'htmlAndMathml' };
 const NS = [null, 'http://www.w3.org/2000/svg', 'http://www.w3.org/1998/Math/MathML'];
 
-let sheetPromise = null;
+let sheet = null;
 let katexPromise = null;
-let cssText = null;
+let cssText = KATEX_CSS;
 
 /** KaTeX's stylesheet as text, its fonts as data: URLs, for a host where this module has no
- *  URL to fetch it by (the notebook ESM); called before the first formula. */
+ *  URL to fetch them by (the notebook ESM); called before the first formula. */
 export function provideTexCss(css) {
   cssText = css;
 }
 
 /** KaTeX's stylesheet, less its fonts, as a constructed sheet (its fonts go to the document). */
-export function texSheet() {
-  sheetPromise ??= (cssText != null ? Promise.resolve(cssText) : fetch(CSS_URL).then((r) => (r.ok ? r.text() : '')))
-    .then((css) => {
-      const fonts = css.match(/@font-face\s*{[^}]*}/g) ?? [];
-      const faces = new CSSStyleSheet();
-      // A constructed sheet resolves url() against the document: make them absolute.
-      faces.replaceSync(fonts.join('\n').replace(/url\(([^)]+)\)/g, (_, u) => `url(${new URL(u.replace(/["']/g, ''), CSS_URL)})`));
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, faces];
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
-      return sheet;
-    });
-  return sheetPromise;
+function texSheet() {
+  if (sheet) return sheet;
+  const fonts = cssText.match(/@font-face\s*{[^}]*}/g) ?? [];
+  const faces = new CSSStyleSheet();
+  // A constructed sheet resolves url() against the document: make them absolute.
+  faces.replaceSync(fonts.join('\n').replace(/url\(([^)]+)\)/g, (_, u) => `url(${new URL(u.replace(/["']/g, ''), CSS_URL)})`));
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, faces];
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(cssText.replace(/@font-face\s*{[^}]*}/g, ''));
+  return sheet;
 }
 
-/** Adopts KaTeX's styles into a shadow root (once). */
-export async function adoptTex(root) {
-  const sheet = await texSheet();
-  if (!root.adoptedStyleSheets.includes(sheet)) {
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+/** Adopts KaTeX's styles into a shadow root (once), at once. */
+export function adoptTex(root) {
+  try {
+    const s = texSheet();
+    if (!root.adoptedStyleSheets.includes(s)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, s];
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 
@@ -58,6 +60,13 @@ export async function adoptTex(root) {
 function loadKatex() {
   katexPromise ??= import('../vendor/katex/katex.min.js').then((m) => self.katex ?? m.default);
   return katexPromise;
+}
+
+const trees = new Map();
+/** The prebuilt tree of a key of PREBUILT (parsed once), or undefined. */
+function prebuiltTree(key) {
+  if (!trees.has(key)) trees.set(key, Object.hasOwn(PREBUILT, key) ? JSON.parse(PREBUILT[key]) : undefined);
+  return trees.get(key);
 }
 
 /** Rebuilds a tree of tools/typeset.mjs: [tag, ns, class, attributes, style, children] or text. */
@@ -97,7 +106,7 @@ function typeset(katex, span, latex, display) {
 export function tex(latex, display = false) {
   const span = document.createElement('span');
   span.className = display ? 'tex tex-display' : 'tex';
-  const prebuilt = PREBUILT[`${display ? 'D' : 'I'}${latex}`];
+  const prebuilt = prebuiltTree(`${display ? 'D' : 'I'}${latex}`);
   if (prebuilt) {
     span.append(build(prebuilt));
     capSvgs(span);
