@@ -45,15 +45,11 @@ function texSheet() {
   return sheet;
 }
 
-/** Adopts KaTeX's styles into a shadow root (once), at once. */
-export function adoptTex(root) {
-  try {
-    const s = texSheet();
-    if (!root.adoptedStyleSheets.includes(s)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, s];
-    return Promise.resolve();
-  } catch (err) {
-    return Promise.reject(err);
-  }
+/** Adopts KaTeX's styles into a shadow root (once), at once: nothing here awaits, so the
+ *  sheet is in place when this returns (a failure is the promise's). */
+export async function adoptTex(root) {
+  const s = texSheet();
+  if (!root.adoptedStyleSheets.includes(s)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, s];
 }
 
 /** KaTeX itself, loaded on first use (its UMD build sets self.katex; a bundle hands it as default). */
