@@ -21,14 +21,15 @@ if (!src || !out) {
   process.exit(2);
 }
 
-// Two families of entries, each split into chunks of its own: the teachers' scripts
-// (widgets.js, attn-head.js: the code attn-head.js needs is their shared chunk, and what
-// loads on demand, sections 5–8, the GPT trainer, KaTeX's script, chunks of their own)
-// and the two pages built on widgets.js (the lesson, the catalogue). A page loads one
-// family, so neither's chunks are cut to fit the other's imports. Every other entry (the
+// Families of entries, each split into chunks of its own: each teacher's script (widgets.js,
+// whose chunks are what it loads on demand, sections 5–8, the GPT trainer, KaTeX's script,
+// and the code those share with it; attn-head.js, one file but for KaTeX's script, so a page
+// with a head alone fetches the script and then the core, one round trip fewer than through
+// a chunk), and the two pages built on widgets.js (the lesson, the catalogue). A page loads
+// one family, so neither's chunks are cut to fit the other's imports. Every other entry (the
 // demo and bench pages, each worker) is one self-contained file, so a page fetches its
 // script and a chunk or two, and a worker none of the page's chunks.
-const TEACHERS = ['widgets.js', 'attn-head.js'];
+const TEACHERS = [['widgets.js'], ['attn-head.js']];
 const PAGES = ['js/lesson-page.js', 'js/embed-page.js'];
 const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
   'js/widgets/variance-worker.js'];
@@ -70,7 +71,7 @@ const bundle = (entries, splitting) => esbuild.build({
   plugins: [rootUrls],
 });
 
-const runs = [await bundle(TEACHERS, true), await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
+const runs = [...await Promise.all(TEACHERS.map((family) => bundle(family, true))), await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
 const result = { metafile: { outputs: Object.assign({}, ...runs.map((r) => r.metafile.outputs)) } };
 let bytes = 0;
 for (const file of Object.keys(result.metafile.outputs)) {
@@ -82,4 +83,4 @@ for (const file of Object.keys(result.metafile.outputs)) {
   bytes += text.length;
 }
 if (process.env.BUNDLE_META) await writeFile(process.env.BUNDLE_META, JSON.stringify(result.metafile));
-console.log(`bundled ${TEACHERS.length + PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
+console.log(`bundled ${TEACHERS.flat().length + PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);

@@ -343,7 +343,7 @@ test('attn-head.js alone: a page with one head draws it, explains a cell in both
 <html lang="en"><head><meta charset="utf-8"><title>One head</title><link rel="icon" href="data:,">
 <script type="module" src="attn-head.js" blocking="render"></script></head>
 <body><h1>Self-attention</h1><attn-head></attn-head></body></html>`);
-  await withEmbed('one-head.html', async (page) => {
+  await withEmbed('one-head.html', async (page, responses) => {
     const head = page.locator('attn-head');
     assert.equal(await cell(page, 'attn-head', 'weights', 2, 0), '0.80');
     const defined = await page.evaluate(() => Object.fromEntries(['attn-head', 'attn-explain', 'attn-formula-steps',
@@ -351,6 +351,9 @@ test('attn-head.js alone: a page with one head draws it, explains a cell in both
       .map((tag) => [tag, Boolean(customElements.get(tag))])));
     assert.deepEqual(defined, { 'attn-head': true, 'attn-explain': true, 'attn-formula-steps': true, 'attn-matrix': true,
       'attn-head-probe': false, 'attn-bigram': false, 'attn-note-graph': false, 'attn-quiz': false });
+    // one script file, then the core: no chunk is a round trip of its own
+    const scripts = (await Promise.all(responses)).map((r) => new URL(r.url).pathname).filter((u) => u.endsWith('.js'));
+    assert.deepEqual(scripts.map((u) => u.split('/').pop()), ['attn-head.js']);
     const weights = head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]');
     await weights.click();
     const panel = () => head.locator('attn-explain').evaluate((el) => el.shadowRoot.querySelector('.panel').textContent.replace(/\s+/g, ' '));
@@ -367,6 +370,28 @@ test('attn-head.js alone: a page with one head draws it, explains a cell in both
     assert.deepEqual(await rawKeys(), []);
     await page.screenshot({ path: `${SHOTS}embed-one-head-alone.png`, fullPage: true });
   }, { tags: ['attn-head'] });
+});
+
+test('attn-head.js and widgets.js on one page: each element is defined once, and a probe of widgets.js follows a head of attn-head.js', async () => {
+  await writeFile(path.join(tmp, 'site', SUB, 'both-scripts.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Both scripts</title><link rel="icon" href="data:,">
+<script type="module" src="attn-head.js" blocking="render"></script>
+<script type="module" src="widgets.js" blocking="render"></script></head>
+<body><attn-head id="h"></attn-head><attn-head-probe for="h"></attn-head-probe></body></html>`);
+  await withEmbed('both-scripts.html', async (page) => {
+    assert.equal(await cell(page, 'attn-head', 'weights', 2, 0), '0.80');
+    // every grid cell of the probe, read through its nested shadow roots
+    const probeCells = () => page.evaluate(() => [...document.querySelector('attn-head-probe').shadowRoot.querySelectorAll('attn-matrix')]
+      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td')].map((td) => td.textContent)).join('|'));
+    const before = await probeCells();
+    assert.match(before, /\d/);
+    const input = page.locator('attn-head attn-matrix#W_k td[data-row="0"][data-col="0"] input');
+    await input.fill('3');
+    await input.press('Enter');
+    await page.waitForFunction((b) => [...document.querySelector('attn-head-probe').shadowRoot.querySelectorAll('attn-matrix')]
+      .flatMap((m) => [...m.shadowRoot.querySelectorAll('td')].map((td) => td.textContent)).join('|') !== b, before);
+    assert.equal(await inlineError(page, 'attn-head-probe'), null);
+  }, { tags: ['attn-head', 'attn-head-probe'] });
 });
 
 test('widgets.js on a page with one head loads no code of sections 5–8 until such an element comes; then it draws, with a state set before its code came', async () => {
