@@ -9,9 +9,9 @@
 //                             [--lighthouse] [--list] [PAGE ...]
 //
 // PAGE: a path under root (index.html, embed.html, notes-example.html), or `one-head`, a
-// plain course page with a single <attn-head> that the script writes next to widgets.js, or
-// `one-head-alone`, the same page loading attn-head.js (the head alone) instead, with
-// blocking="render" as embed.html tells teachers.
+// plain course page with a single <attn-head> that the script writes next to widgets.js,
+// loading it as embed.html's snippet does (blocking="render"), or `one-head-alone`, the
+// same page loading attn-head.js (the head alone) instead.
 // --lighthouse also runs Lighthouse (npm, fetched by `npm exec` on first use) against
 // Debian's Chromium (CHROME_PATH) for each page, desktop and mobile. --list prints every
 // request of each load with its bytes on the wire.
@@ -55,7 +55,7 @@ const onePage = (script) => `<!doctype html>
 <attn-head></attn-head>
 <p>Edit any weight and every number after it changes.</p></main></body></html>`;
 const SYNTHETIC = {
-  'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js"></script>')],
+  'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js" blocking="render"></script>')],
   'one-head-alone': ['__bench-one-head-alone.html', onePage('<script type="module" src="attn-head.js" blocking="render"></script>')],
 };
 const urlOf = (p) => `${base}${SYNTHETIC[p]?.[0] ?? p}`;

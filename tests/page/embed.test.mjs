@@ -458,7 +458,7 @@ test('embed.html documents every widget live, with snippets, copy and full-size 
 
     // Copy puts the snippet on the clipboard.
     const main = await page.locator('#main-snippet').textContent();
-    assert.match(main, /widgets\.js"><\/script>\n<attn-head weights="hou" scaled="false"><\/attn-head>/);
+    assert.match(main, /widgets\.js" blocking="render"><\/script>\n<attn-head weights="hou" scaled="false"><\/attn-head>/);
     await page.locator('#start button.copy').click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), main);
     assert.equal(await page.locator('#start button.copy').textContent(), 'Copied ✓');

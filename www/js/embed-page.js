@@ -182,7 +182,7 @@ function eventLog() {
   });
 }
 
-document.getElementById('main-snippet').textContent = `<script type="module" src="${widgetsUrl()}"></script>\n<attn-head weights="hou" scaled="false"></attn-head>`;
+document.getElementById('main-snippet').textContent = `<script type="module" src="${widgetsUrl()}" blocking="render"></script>\n<attn-head weights="hou" scaled="false"></attn-head>`;
 buildCatalogue();
 eventLog();
 document.addEventListener('click', (e) => {
