@@ -72,7 +72,14 @@ const inline = (pkg) => ({
       }));
     }
     build.onLoad({ filter: /\.js$/ }, (args) => {
-      const code = readFileSync(args.path, 'utf8');
+      let code = readFileSync(args.path, 'utf8');
+      // The ESM hands tex.js KaTeX's stylesheet with its fonts inside (provideTexCss, before
+      // any formula): the site's copy, fonts by URL, would be 23 KB carried for nothing.
+      if (path.basename(args.path) === 'formulas.gen.js') {
+        const siteCss = /^export const KATEX_CSS = .*;$/m;
+        if (!siteCss.test(code)) throw new Error('formulas.gen.js: no KATEX_CSS line to leave out');
+        code = code.replace(siteCss, 'export const KATEX_CSS = "";');
+      }
       const contents = code.replace(URL_LITERAL, (all, q, rel) => {
         if (/^[a-z]+:/i.test(rel)) return all;
         const target = path.relative(www, path.resolve(path.dirname(args.path), rel)).split(path.sep).join('/');
