@@ -176,6 +176,23 @@ test('every GPT error the core throws has a code: the English table says the cor
 }));
 
 
+/**
+ * Checks one of the GPT settings' radios as a learner clicks it. After a language switch the
+ * lesson's widgets redraw one per task, and the page above the trainer can still grow a
+ * little: a click can land where the radio was a moment before, which Playwright reports as
+ * "did not change its state" (seen once in the last six CI runs). Then it clicks again, after half
+ * a second; a radio that cannot be checked fails both times.
+ */
+async function checkRadio(page, radio) {
+  try {
+    await radio.check();
+  } catch (err) {
+    if (!/did not change its state/.test(err.message)) throw err;
+    await page.waitForTimeout(500);
+    await radio.check();
+  }
+}
+
 /** The file message by the GPT's file buttons once it matches `re`. */
 async function fileMsg(page, re, timeout = 15000) {
   await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('attn-gpt-train').shadowRoot
@@ -194,7 +211,7 @@ test('on the Chinese page the GPT says a too-large config, a too-short text and 
 
     await gpt.locator('attn-gpt-settings select').selectOption('tiny');
     await waitStatus(page, 'idle');
-    await gpt.locator('attn-gpt-settings input[value="own"]').check();
+    await checkRadio(page, gpt.locator('attn-gpt-settings input[value="own"]'));
     await gpt.locator('attn-gpt-settings textarea').fill('ab cd');
     msg = await settingsMsg(page, /文本太短/);
     console.log(`# ${msg}`);
@@ -207,7 +224,7 @@ test('on the Chinese page the GPT says a too-large config, a too-short text and 
     await page.locator('[data-lang="zh"]').click();
     msg = await settingsMsg(page, /^无法构建这个模型：文本太短/);
 
-    await gpt.locator('attn-gpt-settings input[value="default"]').check();
+    await checkRadio(page, gpt.locator('attn-gpt-settings input[value="default"]'));
     await waitStatus(page, 'idle');
     const good = await readFile(PRETRAINED);
     const n = Number(good.readBigUInt64LE(0));
@@ -229,7 +246,7 @@ test('on the Chinese page the GPT says a too-large config, a too-short text and 
 
     // a model the current text cannot train: the note says why, in the page's language
     await page.locator('[data-lang="zh"]').click();
-    await gpt.locator('attn-gpt-settings input[value="own"]').check();
+    await checkRadio(page, gpt.locator('attn-gpt-settings input[value="own"]'));
     await gpt.locator('attn-gpt-settings textarea').fill('€€ ££ '.repeat(40));
     await waitStatus(page, 'idle');
     await gpt.locator('input[type="file"][accept^=".safetensors"]').setInputFiles(PRETRAINED);
