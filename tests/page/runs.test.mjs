@@ -298,20 +298,17 @@ test('zh: a save of the previous format resumes; another version\'s downloads; a
   assert.ok((await state(a)).step >= rec.step);
   await click(a, s.pause);
   await status(a, 'paused');
-  // The save the pause makes is written a moment after the status says paused (a slow
-  // machine read the old record once, in clean-clone CI): read until it is there, up to 10 s.
+  // The pause saves after the status says paused (a slow machine read the old record once,
+  // in clean-clone CI): wait for that save, as the trainer reports it, then read it.
   const pausedAt = (await state(a)).step;
-  let resumed;
-  for (const t0 = Date.now(); Date.now() - t0 < 10_000; await a.page.waitForTimeout(200)) {
-    resumed = await a.page.evaluate(async () => {
-      const done = (req) => new Promise((res, rej) => { req.onsuccess = () => res(req.result); req.onerror = () => rej(req.error); });
-      const db = await done(indexedDB.open('attention-playground-gpt', 2));
-      const r = await done(db.transaction('runs').objectStore('runs').get('v1-last'));
-      db.close();
-      return { version: r.version, step: r.step, id: r.id };
-    });
-    if (resumed.version === 2 && resumed.step === pausedAt) break;
-  }
+  await savedAtLeast(a, pausedAt);
+  const resumed = await a.page.evaluate(async () => {
+    const done = (req) => new Promise((res, rej) => { req.onsuccess = () => res(req.result); req.onerror = () => rej(req.error); });
+    const db = await done(indexedDB.open('attention-playground-gpt', 2));
+    const r = await done(db.transaction('runs').objectStore('runs').get('v1-last'));
+    db.close();
+    return { version: r.version, step: r.step, id: r.id };
+  });
   assert.deepEqual(resumed, { version: 2, step: pausedAt, id: 'v1-last' });
 
   // rename (kept across a reload), download the weights from the list, delete
