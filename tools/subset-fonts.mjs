@@ -26,7 +26,7 @@ if (!dist) {
   console.error('usage: node tools/subset-fonts.mjs DIST');
   process.exit(2);
 }
-const { PREBUILT } = await import(pathToFileURL(path.resolve('www/js/formulas.gen.js')));
+const { KATEX_CSS, ...groups } = await import(pathToFileURL(path.resolve('www/js/formulas.gen.js')));
 
 const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
 const AMS_CLASS = /(^|\s)(mathbb|amsrm|textbb)(\s|$)/;
@@ -44,7 +44,7 @@ const walk = (node, inAms) => {
   const inside = inAms || AMS_CLASS.test(node[2]);
   for (const child of node[5]) walk(child, inside);
 };
-for (const tree of Object.values(PREBUILT)) walk(JSON.parse(tree), false);
+for (const group of Object.values(groups)) for (const tree of Object.values(group)) walk(JSON.parse(tree), false);
 if (!ams.size) throw new Error('no formula draws with the AMS font: is formulas.gen.js empty?');
 
 for (const [font, chars] of [['KaTeX_AMS-Regular', ams], ['KaTeX_Main-Regular', every], ['KaTeX_Math-Italic', every]]) {

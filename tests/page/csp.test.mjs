@@ -146,6 +146,11 @@ test('index.html under the CSP: the lesson draws its numbers and formulas', asyn
     await page.evaluate(() => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, 10000))]));
     const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
     assert.ok(fonts.some((f) => /KaTeX/.test(f)), `KaTeX fonts loaded: ${fonts}`);
+    // Each of those formulas was typeset when the site was built, in the group its widget
+    // registers (tex.js usePrebuilt): KaTeX's script is never fetched for the lesson.
+    const katexScript = await page.evaluate(() => performance.getEntriesByType('resource')
+      .map((e) => e.name).filter((u) => /katex[^/]*\.js$/.test(u)));
+    assert.deepEqual(katexScript, [], 'KaTeX\'s script fetched for a formula typeset at build time');
   });
   lesson = run;
   await run.context.close();

@@ -3,9 +3,11 @@
 //   import { tex, adoptTex } from './tex.js';
 //   el.append(tex('\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})V'));
 //   adoptTex(shadowRoot);                 // KaTeX's classes, inside a widget's shadow root
+//   usePrebuilt(head);                    // a group of formulas.gen.js, at a module's top
 //
 // A formula that never changes (www/js/formulas.js, the core's formula and its steps) was
-// typeset when the site was built (tools/typeset.mjs → formulas.gen.js): tex() rebuilds its
+// typeset when the site was built (tools/typeset.mjs → formulas.gen.js, one constant per
+// group) and the widget that draws it registers its group (usePrebuilt): tex() rebuilds its
 // DOM tree with createElement and element.style, so KaTeX's script is never loaded for it
 // and no HTML string is parsed (a strict CSP, style-src 'self', allows CSSOM styles). Any
 // other formula loads KaTeX's script the first time one is typeset; until then its span
@@ -15,7 +17,7 @@
 // first layout has its formulas styled. Its fonts' paths resolve relative to this module's
 // copy of the sheet: any sub-path of any server works.
 
-import { KATEX_CSS, PREBUILT } from './formulas.gen.js';
+import { KATEX_CSS } from './formulas.gen.js';
 
 const CSS_URL = new URL('../vendor/katex/katex.min.css', import.meta.url).href;
 // The options tools/typeset.mjs typesets with (both must agree).
@@ -70,10 +72,19 @@ function loadKatex() {
   return katexPromise;
 }
 
+// The registered groups' formulas: key ("D" or "I", then the LaTeX) → the tree as JSON.
+const PREBUILT = new Map();
+/** Registers groups of formulas.gen.js: their formulas are drawn without KaTeX's script.
+ *  Each module registers the groups it draws at its top, so a bundle that holds the
+ *  module holds them, and one that does not leaves them out. */
+export function usePrebuilt(...groups) {
+  for (const group of groups) for (const key in group) PREBUILT.set(key, group[key]);
+}
+
 const trees = new Map();
-/** The prebuilt tree of a key of PREBUILT (parsed once), or undefined. */
+/** The prebuilt tree of a registered key (parsed once), or undefined. */
 function prebuiltTree(key) {
-  if (!trees.has(key)) trees.set(key, Object.hasOwn(PREBUILT, key) ? JSON.parse(PREBUILT[key]) : undefined);
+  if (!trees.has(key)) trees.set(key, PREBUILT.has(key) ? JSON.parse(PREBUILT.get(key)) : undefined);
   return trees.get(key);
 }
 

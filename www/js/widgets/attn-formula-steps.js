@@ -19,8 +19,11 @@ import { BASE_CSS, sheet } from '../widget-css.js';
 import { followScheme, unfollowScheme } from '../color-scheme.js';
 import { langOf, onLangChange, t } from '../i18n.js';
 import { formatNum, subscript } from '../format.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { steps as TYPESET } from '../formulas.gen.js';
 import { highlighted } from '../tex-mark.js';
+
+usePrebuilt(TYPESET);
 
 /** DOM writes only when something changed: a redraw after every edit stays cheap. */
 const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };

@@ -15,11 +15,14 @@ import { define, h, message } from '../widget-base.js';
 import { formatCell as num, formatCells as vec, formatDiff as err, subscripted as sub } from '../format.js';
 import { LessonWidget as PartAWidget, linkedHead } from './lesson-widget.js';
 import { matrixBlock, tableSwitch } from './matrix-block.js';
-import { tex, texEscape } from '../tex.js';
+import { tex, texEscape, usePrebuilt } from '../tex.js';
+import { probe as TYPESET } from '../formulas.gen.js';
 import { probeLatex } from '../formulas.js';
 import { explainGrids } from './explain-grids.js';
 import { FOLLOWER_CSS, drawsInFrame } from './draw-in-frame.js';
 import { setText } from '../attn-matrix-table.js';
+
+usePrebuilt(TYPESET);
 
 /** Fills `box` with `make()`'s nodes, unless `key` says they would be the ones shown. */
 function fill(box, key, make) {

@@ -12,7 +12,8 @@
 import { t } from '../i18n.js';
 import { AttnWidget, define, h, message } from '../widget-base.js';
 import { rampGradient } from '../palette.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { head as TYPESET } from '../formulas.gen.js';
 import { HEAD_CSS } from './attn-head-css.js';
 import { boolAttr, checkBool, checkMatrix, plain } from '../cell-checks.js';
 import { subscripted as sub } from '../format.js';
@@ -21,6 +22,8 @@ import { matrixBlock, tableSwitch } from './matrix-block.js';
 import { setText } from '../attn-matrix-table.js';
 import './attn-explain.js'; // the panel and the stepper it draws in its shadow root
 import './attn-formula-steps.js';
+
+usePrebuilt(TYPESET);
 
 const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];

@@ -13,13 +13,16 @@
 
 import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { exercise as TYPESET } from '../formulas.gen.js';
 import { checkBool as bool, checkInt as int, checkObject as object } from '../cell-checks.js';
 import { formatFixed as num, formatList as list, formatSci as err } from '../format.js';
 import { checkbox, fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
 import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
+
+usePrebuilt(TYPESET);
 
 const CHOICES = {
   score: ['unscaled', 'dk', 'scaled'],

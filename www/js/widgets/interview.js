@@ -6,9 +6,12 @@
 
 import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { interview as TYPESET } from '../formulas.gen.js';
 import { fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS } from './lesson-css.js';
+
+usePrebuilt(TYPESET);
 
 class Interview extends AttnWidget {
   static tag = 'attn-interview';

@@ -11,11 +11,14 @@
 import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
 import { message } from '../widget-base.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { noteCross as TYPESET } from '../formulas.gen.js';
 import { checkBool, checkObject } from '../cell-checks.js';
 import { checkbox, fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS } from './lesson-css.js';
 import { heatmap, showMatrix } from './matrix-block.js';
+
+usePrebuilt(TYPESET);
 
 const C = 2;
 const MAX_OUT = 4;

@@ -9,7 +9,8 @@
 
 import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { noteScale as TYPESET } from '../formulas.gen.js';
 import { explainTraces } from './explain-trace.js';
 import { checkBool, checkInt, checkObject } from '../cell-checks.js';
 import { formatFixed, formatList } from '../format.js';
@@ -17,6 +18,8 @@ import { checkbox, fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS } from './lesson-css.js';
 import { heatmap, showMatrix } from './matrix-block.js';
 import './variance.js';
+
+usePrebuilt(TYPESET);
 
 const SEED = 0;
 const TOKENS = ['t0', 't1', 't2', 't3', 't4', 't5'];

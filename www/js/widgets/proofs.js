@@ -10,13 +10,16 @@
 
 import './strings-b.js';
 import { AttnWidget, define, h } from '../widget-base.js';
-import { adoptTex, tex } from '../tex.js';
+import { adoptTex, tex, usePrebuilt } from '../tex.js';
+import { proofs as TYPESET } from '../formulas.gen.js';
 import { checkInt as int, checkObject as object } from '../cell-checks.js';
 import { formatFixed as num, formatSci as err } from '../format.js';
 import { fillStrings, k } from './labels.js';
 import { NOTE_WIDGET_CSS as B_CSS } from './lesson-css.js';
 import { heatmap as matrix, showMatrix as show } from './matrix-block.js';
 import { explainGrids } from './explain-grids.js';
+
+usePrebuilt(TYPESET);
 
 const T = 4;
 const D = 8;
