@@ -5,9 +5,13 @@
 // as a learner types it (Event Timing: key press to the next paint). A benchmark: it prints,
 // asserts nothing.
 //
-//   node tools/bench_load.mjs [--root www|dist/attention-playground] [--runs 5] [--edits 30]
+//   node tools/bench_load.mjs [--root www|dist/attention-playground]... [--runs 5] [--edits 30]
 //                             [--lighthouse] [--list] [PAGE ...]
 //
+// --root may be given more than once (a build before a change and one after): the cold
+// loads of each page then alternate between the roots, load by load, so that a machine
+// that is busier at one moment than another weighs on every root alike; each root gets
+// its own server and its own table.
 // PAGE: a path under root (index.html, embed.html, notes-example.html), or `one-head`, a
 // plain course page with a single <attn-head> that the script writes next to widgets.js,
 // loading it as embed.html's snippet does (blocking="render"), or `one-head-alone`, the
@@ -26,20 +30,20 @@ import { fileURLToPath } from 'node:url';
 import { launch } from '../tests/page/browser.mjs';
 
 const args = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const flag = (name, dflt) => flags(name, [dflt])[0];
+/** Every value given for --name, in order (`dflt` when there is none). */
+function flags(name, dflt) {
+  const out = [];
+  for (let i = args.indexOf(`--${name}`); i >= 0; i = args.indexOf(`--${name}`)) out.push(...args.splice(i, 2).slice(1));
+  return out.length ? out : dflt;
+}
 const bool = (name) => {
   const i = args.indexOf(`--${name}`);
   if (i >= 0) args.splice(i, 1);
   return i >= 0;
 };
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const root = path.resolve(REPO, flag('root', 'www'));
+const roots = flags('root', ['www']).map((r) => path.resolve(REPO, r));
 const runs = Number(flag('runs', '5'));
 const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
@@ -58,7 +62,7 @@ const SYNTHETIC = {
   'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js" blocking="render"></script>')],
   'one-head-alone': ['__bench-one-head-alone.html', onePage('<script type="module" src="attn-head.js" blocking="render"></script>')],
 };
-const urlOf = (p) => `${base}${SYNTHETIC[p]?.[0] ?? p}`;
+const urlOf = (base, p) => `${base}${SYNTHETIC[p]?.[0] ?? p}`;
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
@@ -69,7 +73,7 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg', 
  *  file compressed once, as a host that keeps its compressed copies serves it (compressing
  *  the 315 KB wasm at level 9 for each load took 10 ms of this machine's two cores). */
 const gzipped = new Map(); // path → [mtime, gzipped bytes]
-const server = http.createServer(async (req, res) => {
+const serve = (root) => http.createServer(async (req, res) => {
   const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   let file = path.normalize(path.join(root, rel));
   if (!file.startsWith(root)) return res.writeHead(403).end();
@@ -274,49 +278,65 @@ async function runLighthouse(url, mobile) {
     fcp: a['first-contentful-paint'].numericValue, bytes: a['total-byte-weight'].numericValue };
 }
 
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${server.address().port}/`;
+const servers = roots.map(serve);
+for (const server of servers) await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const bases = servers.map((server) => `http://127.0.0.1:${server.address().port}/`);
 const written = [];
-for (const p of pages) {
-  if (!SYNTHETIC[p]) continue;
-  written.push(path.join(root, SYNTHETIC[p][0]));
-  await writeFile(written.at(-1), SYNTHETIC[p][1]);
+for (const root of roots) {
+  for (const p of pages) {
+    if (!SYNTHETIC[p]) continue;
+    written.push(path.join(root, SYNTHETIC[p][0]));
+    await writeFile(written.at(-1), SYNTHETIC[p][1]);
+  }
 }
+const label = (k) => path.relative(REPO, roots[k]) || '.';
 const browser = await launch();
 try {
-  console.log(`root ${path.relative(REPO, root) || '.'}, ${runs} cold loads each (median), gzip, localhost; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
-  console.log(`${'page'.padEnd(22)} ${'KB'.padStart(8)} ${'requests'.padStart(9)} ${'first number ms'.padStart(16)} ${'CLS'.padStart(7)} ${'longest task ms'.padStart(16)}`);
+  const loads = roots.map(() => ({}));
   for (const p of pages) {
-    const url = urlOf(p);
-    await loadOnce(browser, url); // not counted: the server compresses each file on its first request
-    const rs = [];
-    for (let i = 0; i < runs; i++) rs.push(await loadOnce(browser, url));
-    const m = (k) => median(rs.map((r) => r[k]));
-    console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${m('first').toFixed(0).padStart(16)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`);
+    // not counted: the server compresses each file on its first request
+    for (const base of bases) await loadOnce(browser, urlOf(base, p));
+    for (const l of loads) l[p] = [];
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < roots.length; k++) loads[k][p].push(await loadOnce(browser, urlOf(bases[k], p)));
+    }
   }
-  if (edits > 0) {
-    const { per, work, over, longest } = await typingLatency(browser, base);
-    console.log(`typing into W_v[0][0] on index.html (${per.length} keystrokes, Event Timing, key press to next paint): p50 ${pct(per, 0.5) <= 16 ? '≤16' : pct(per, 0.5).toFixed(0)} ms, p95 ${pct(per, 0.95) <= 16 ? '≤16' : pct(per, 0.95).toFixed(0)} ms, max ${Math.max(...per) <= 16 ? '≤16' : Math.max(...per).toFixed(0)} ms; ${over} over one frame (input delay + handlers of those: p50 ${pct(work, 0.5).toFixed(0)}, p95 ${pct(work, 0.95).toFixed(0)} ms); longest task while typing ${longest.toFixed(0)} ms`);
-  }
-  for (const pkg of ['pkg', 'pkg-gpt', 'pkg-gpt-fma', 'pkg-fma']) {
-    const wasm = await readFile(path.join(root, pkg, 'attention_playground_bg.wasm')).catch(() => null);
-    if (wasm) console.log(`wasm ${`${pkg}/`.padEnd(13)} ${(wasm.length / 1024).toFixed(0).padStart(5)} KB, ${(zlib.gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0).padStart(4)} KB gzipped`);
-  }
-  if (edits > 0) {
-    const { out: t, longest } = await editLatency(browser, base);
-    console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms; longest task while editing ${longest.toFixed(0)} ms`);
-  }
-  if (lighthouse) {
+  const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+  for (let k = 0; k < roots.length; k++) {
+    const base = bases[k];
+    const root = roots[k];
+    console.log(`root ${label(k)}, ${runs} cold loads each (median; first number also min–max)${roots.length > 1 ? `, alternating with ${roots.length - 1} other root(s)` : ''}, gzip, localhost; load ${load}`);
+    console.log(`${'page'.padEnd(22)} ${'KB'.padStart(8)} ${'requests'.padStart(9)} ${'first number ms'.padStart(22)} ${'CLS'.padStart(7)} ${'longest task ms'.padStart(16)}`);
     for (const p of pages) {
-      const url = urlOf(p);
-      for (const mobile of [false, true]) {
-        const r = await runLighthouse(url, mobile);
-        console.log(`lighthouse ${p} ${mobile ? 'mobile' : 'desktop'}: performance ${r.score}, CLS ${r.cls.toFixed(3)}, FCP ${(r.fcp / 1000).toFixed(2)} s, LCP ${(r.lcp / 1000).toFixed(2)} s, TBT ${r.tbt.toFixed(0)} ms, ${(r.bytes / 1024).toFixed(0)} KB`);
+      const rs = loads[k][p];
+      const m = (key) => median(rs.map((r) => r[key]));
+      const firsts = rs.map((r) => r.first);
+      const first = `${m('first').toFixed(0)} (${Math.min(...firsts).toFixed(0)}–${Math.max(...firsts).toFixed(0)})`;
+      console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${first.padStart(22)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`);
+    }
+    if (edits > 0) {
+      const { per, work, over, longest } = await typingLatency(browser, base);
+      console.log(`typing into W_v[0][0] on index.html (${per.length} keystrokes, Event Timing, key press to next paint): p50 ${pct(per, 0.5) <= 16 ? '≤16' : pct(per, 0.5).toFixed(0)} ms, p95 ${pct(per, 0.95) <= 16 ? '≤16' : pct(per, 0.95).toFixed(0)} ms, max ${Math.max(...per) <= 16 ? '≤16' : Math.max(...per).toFixed(0)} ms; ${over} over one frame (input delay + handlers of those: p50 ${pct(work, 0.5).toFixed(0)}, p95 ${pct(work, 0.95).toFixed(0)} ms); longest task while typing ${longest.toFixed(0)} ms`);
+    }
+    for (const pkg of ['pkg', 'pkg-gpt', 'pkg-gpt-fma', 'pkg-fma']) {
+      const wasm = await readFile(path.join(root, pkg, 'attention_playground_bg.wasm')).catch(() => null);
+      if (wasm) console.log(`wasm ${`${pkg}/`.padEnd(13)} ${(wasm.length / 1024).toFixed(0).padStart(5)} KB, ${(zlib.gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0).padStart(4)} KB gzipped`);
+    }
+    if (edits > 0) {
+      const { out: t, longest } = await editLatency(browser, base);
+      console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms; longest task while editing ${longest.toFixed(0)} ms`);
+    }
+    if (lighthouse) {
+      for (const p of pages) {
+        for (const mobile of [false, true]) {
+          const r = await runLighthouse(urlOf(base, p), mobile);
+          console.log(`lighthouse ${p} ${mobile ? 'mobile' : 'desktop'}: performance ${r.score}, CLS ${r.cls.toFixed(3)}, FCP ${(r.fcp / 1000).toFixed(2)} s, LCP ${(r.lcp / 1000).toFixed(2)} s, TBT ${r.tbt.toFixed(0)} ms, ${(r.bytes / 1024).toFixed(0)} KB`);
+        }
       }
     }
   }
 } finally {
   await browser.close();
-  server.close();
+  for (const server of servers) server.close();
   for (const f of written) await rm(f, { force: true });
 }
