@@ -6,7 +6,7 @@
 // asserts nothing.
 //
 //   node tools/bench_load.mjs [--root www|dist/attention-playground]... [--runs 15] [--edits 30]
-//                             [--lighthouse] [--list] [PAGE ...]
+//                             [--cpu] [--lighthouse] [--list] [PAGE ...]
 //
 // --root may be given more than once (a build before a change and one after): the cold
 // loads of each page then alternate between the roots, load by load, so that a machine
@@ -16,6 +16,12 @@
 // plain course page with a single <attn-head> that the script writes next to widgets.js,
 // loading it as embed.html's snippet does (blocking="render"), or `one-head-alone`, the
 // same page loading attn-head.js (the head alone) instead.
+// --cpu traces each cold load (Chromium's trace, as DevTools records it) and prints, beside
+// the table, the CPU time the page's main thread and all of Chromium's threads spent from
+// navigation to the first number: on this machine the main thread's spreads by some 20 ms
+// from load to load where the first number spreads by 100 ms and more, so it tells two
+// builds apart when the first number cannot. Tracing slows the load: read the first
+// numbers of a --cpu run only against each other.
 // --lighthouse also runs Lighthouse (npm, fetched by `npm exec` on first use) against
 // Debian's Chromium (CHROME_PATH) for each page, desktop and mobile. --list prints every
 // request of each load with its bytes on the wire.
@@ -25,6 +31,7 @@ import zlib from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFile, writeFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../tests/page/browser.mjs';
@@ -50,6 +57,7 @@ const runs = Number(flag('runs', '15'));
 const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
 const list = bool('list');
+const cpu = bool('cpu');
 const pages = args.length ? args : ['one-head', 'one-head-alone', 'index.html', 'embed.html', 'notes-example.html'];
 
 /** The synthetic pages: name → [file written under root, its HTML]. */
@@ -124,6 +132,7 @@ function observe() {
     asked = false;
     if (w.first == null && document.body && seen()) {
       w.first = performance.now();
+      performance.mark('attn-bench-first'); // where --cpu ends its count in the trace
       console.debug('attn-bench-first'); // the bench waits for this message, not by polling the page
     }
   };
@@ -137,7 +146,42 @@ function observe() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** "median (min–max)" of some ms. */
+const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+/** Stops the trace and sums, from navigation to the first number, the CPU time of every
+ *  thread's top-level tasks: the page's main thread alone, and all of Chromium's threads. */
+async function cpuUntilFirst(browser, file) {
+  await browser.stopTracing();
+  const { traceEvents: ev } = JSON.parse(await readFile(file, 'utf8'));
+  await rm(file, { force: true });
+  const mark = ev.find((e) => e.name === 'attn-bench-first');
+  const start = ev.find((e) => e.name === 'navigationStart' && e.pid === mark?.pid)?.ts;
+  if (!mark || start == null) return { mainCpu: NaN, allCpu: NaN };
+  const threads = new Map();
+  for (const e of ev) {
+    if (e.ph !== 'X' || e.tdur == null || e.ts < start || e.ts > mark.ts) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!threads.has(key)) threads.set(key, []);
+    threads.get(key).push(e);
+  }
+  let mainCpu = 0;
+  let allCpu = 0;
+  for (const [key, es] of threads) {
+    es.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    let end = 0;
+    let sum = 0;
+    for (const e of es) {
+      if (e.ts < end) continue; // inside a task already counted
+      sum += e.tdur;
+      end = e.ts + e.dur;
+    }
+    allCpu += sum / 1000;
+    if (key === `${mark.pid}:${mark.tid}`) mainCpu = sum / 1000;
+  }
+  return { mainCpu, allCpu };
+}
 
 async function loadOnce(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -160,14 +204,17 @@ async function loadOnce(browser, url) {
   // waitForFunction there injects Playwright's script into the page (some 20 ms of a
   // cold renderer's main thread, traced), in the middle of the load it times.
   const first = page.waitForEvent('console', { predicate: (m) => m.text() === 'attn-bench-first', timeout: 60000 });
+  const trace = cpu ? path.join(os.tmpdir(), `bench-load-${process.pid}.json`) : null;
+  if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'blink.user_timing', 'toplevel'] });
   await page.goto(url, { waitUntil: 'commit' });
   await first;
+  const spent = trace ? await cpuUntilFirst(browser, trace) : {};
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500); // late shifts
   const m = await page.evaluate(() => ({ ...window.__load }));
   await context.close();
   if (list) for (const [b, u] of seen) console.log(`  ${String(b).padStart(8)} ${u}`);
-  return { bytes, requests, ...m };
+  return { bytes, requests, ...m, ...spent };
 }
 
 /** On the lesson page: edits W_v[0][0] of the head `edits` times; ms until the head's text changed. */
@@ -313,8 +360,9 @@ try {
       const rs = loads[k][p];
       const m = (key) => median(rs.map((r) => r[key]));
       const firsts = rs.map((r) => r.first);
-      const first = `${m('first').toFixed(0)} (${Math.min(...firsts).toFixed(0)}–${Math.max(...firsts).toFixed(0)})`;
-      console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${first.padStart(22)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`);
+      const first = spread(firsts);
+      console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${first.padStart(22)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`
+        + (cpu ? `   CPU until it, ms: main thread ${spread(rs.map((r) => r.mainCpu))}, all threads ${spread(rs.map((r) => r.allCpu))}` : ''));
     }
     if (edits > 0) {
       const { per, work, over, longest } = await typingLatency(browser, base);
