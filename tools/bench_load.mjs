@@ -52,7 +52,8 @@ const bool = (name) => {
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const roots = flags('root', ['www']).map((r) => path.resolve(REPO, r));
 // 15 cold loads a page: on a 2-core machine one load's first number spreads over some
-// 100 ms, and medians of 5 loads of the same build moved 40 ms from one run to the next.
+// 100 ms, and medians of 7 loads of two builds that draw the one-head page with the same
+// code came 40 ms apart in one interleaved run.
 const runs = Number(flag('runs', '15'));
 const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
@@ -359,8 +360,7 @@ try {
     for (const p of pages) {
       const rs = loads[k][p];
       const m = (key) => median(rs.map((r) => r[key]));
-      const firsts = rs.map((r) => r.first);
-      const first = spread(firsts);
+      const first = spread(rs.map((r) => r.first));
       console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${first.padStart(22)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`
         + (cpu ? `   CPU until it, ms: main thread ${spread(rs.map((r) => r.mainCpu))}, all threads ${spread(rs.map((r) => r.allCpu))}` : ''));
     }

@@ -88,8 +88,8 @@ async function coreFormulas() {
   return [...all].map((l) => [l, true]);
 }
 
-const groups = { ...FORMULAS, steps: await coreFormulas() };
 if (Object.hasOwn(FORMULAS, 'steps')) throw new Error('formulas.js: the group `steps` is the core\'s own');
+const groups = { ...FORMULAS, steps: await coreFormulas() };
 /** A group's formulas: key → the tree as a JSON string, parsed when its formula is first
  *  drawn (a 200 KB object literal took a page some 20 ms to parse and build before anything
  *  was drawn). */

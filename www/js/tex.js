@@ -74,11 +74,11 @@ function loadKatex() {
 
 // The registered groups' formulas: key ("D" or "I", then the LaTeX) → the tree as JSON.
 const PREBUILT = new Map();
-/** Registers groups of formulas.gen.js: their formulas are drawn without KaTeX's script.
- *  Each module registers the groups it draws at its top, so a bundle that holds the
- *  module holds them, and one that does not leaves them out. */
-export function usePrebuilt(...groups) {
-  for (const group of groups) for (const key in group) PREBUILT.set(key, group[key]);
+/** Registers a group of formulas.gen.js: its formulas are drawn without KaTeX's script.
+ *  Each module registers the group it draws at its top, so a bundle that holds the
+ *  module holds it, and one that does not leaves it out. */
+export function usePrebuilt(group) {
+  for (const key in group) PREBUILT.set(key, group[key]);
 }
 
 const trees = new Map();
