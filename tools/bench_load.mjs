@@ -6,7 +6,7 @@
 // asserts nothing.
 //
 //   node tools/bench_load.mjs [--root www|dist/attention-playground]... [--runs 15] [--edits 30]
-//                             [--cpu] [--lighthouse] [--list] [PAGE ...]
+//                             [--settle 3000] [--cpu] [--lighthouse] [--list] [PAGE ...]
 //
 // --root may be given more than once (a build before a change and one after): the cold
 // loads of each page then alternate between the roots, load by load, so that a machine
@@ -16,6 +16,14 @@
 // plain course page with a single <attn-head> that the script writes next to widgets.js,
 // loading it as embed.html's snippet does (blocking="render"), or `one-head-alone`, the
 // same page loading attn-head.js (the head alone) instead.
+// Each cold load opens a new window (a fresh browser context: no cache, no cookies, a new
+// renderer) and then, before it navigates, waits until the machine is quiet (--settle: at
+// most that many ms; 0 navigates at once). A new window of Chromium starts renderers of its
+// own for its address bar's popup (chrome://omnibox-popup.top-chrome, two WebUI pages),
+// some 100-180 ms of CPU over the next half second; on this 2-core machine, navigating at
+// once put that start beside the page's load, and the page's main thread waited 150-270 ms
+// for a core during it (its schedstat) instead of 35-75 ms. A learner's page loads in a
+// window that is already open.
 // --cpu traces each cold load (Chromium's trace, as DevTools records it) and prints, beside
 // the table, the CPU time the page's main thread and all of Chromium's threads spent from
 // navigation to the first number: on this machine the main thread's spreads by some 20 ms
@@ -31,6 +39,7 @@ import zlib from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +68,7 @@ const edits = Number(flag('edits', '30'));
 const lighthouse = bool('lighthouse');
 const list = bool('list');
 const cpu = bool('cpu');
+const settleMax = Number(flag('settle', '3000'));
 const pages = args.length ? args : ['one-head', 'one-head-alone', 'index.html', 'embed.html', 'notes-example.html'];
 
 /** The synthetic pages: name → [file written under root, its HTML]. */
@@ -70,10 +80,13 @@ const onePage = (script) => `<!doctype html>
 <attn-head></attn-head>
 <p>Edit any weight and every number after it changes.</p></main></body></html>`;
 const SYNTHETIC = {
-  'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js" blocking="render"></script>')],
-  'one-head-alone': ['__bench-one-head-alone.html', onePage('<script type="module" src="attn-head.js" blocking="render"></script>')],
+  'one-head': ['__bench-one-head.html', onePage('<script type="module" src="widgets.js" blocking="render"></script>'), 'widgets.js'],
+  'one-head-alone': ['__bench-one-head-alone.html', onePage('<script type="module" src="attn-head.js" blocking="render"></script>'), 'attn-head.js'],
 };
 const urlOf = (base, p) => `${base}${SYNTHETIC[p]?.[0] ?? p}`;
+/** Whether root k has what page p loads (an older build has no attn-head.js): the file
+ *  the page is, or the script a synthetic page loads. */
+const has = (k, p) => existsSync(path.join(roots[k], SYNTHETIC[p]?.[2] ?? p));
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
@@ -114,36 +127,37 @@ function observe() {
   new PerformanceObserver((l) => {
     for (const e of l.getEntries()) w.longest = Math.max(w.longest, e.duration);
   }).observe({ type: 'longtask', buffered: true });
-  // the first number drawn: a matrix cell with a digit inside a widget (a shadow root)
+  // The first number drawn: a matrix cell with a digit inside a widget (a shadow root),
+  // looked for in each frame (a requestAnimationFrame callback runs just before the frame
+  // is painted, so the frame it finds a number in is the first to show one) until found.
+  // Only the shadow roots are searched, as they are made (every widget has one; the page
+  // has no other): walking every element of the page each frame, as an earlier version
+  // did, cost the load itself up to 13 ms a frame (measured on the one-head page), which
+  // the figure then counted. w.check is the longest that search took in one frame.
+  const roots = [];
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    roots.push(root);
+    return root;
+  };
+  w.check = 0;
   const seen = () => {
-    const walk = (r, inWidget) => {
-      for (const el of r.querySelectorAll('*')) {
-        if (inWidget && (el.tagName === 'TD' || el.tagName === 'INPUT') && /\d/.test(el.value || el.textContent)) return true;
-        if (el.shadowRoot && walk(el.shadowRoot, true)) return true;
-      }
-      return false;
-    };
-    return walk(document, false);
-  };
-  // Looked for in the frame after each widget's draw (its attn-rendered event), not in
-  // every frame: walking every element of the page each frame cost the load itself up to
-  // 13 ms a frame (measured on the one-head page), which the figure then counted.
-  let asked = false;
-  const tick = () => {
-    asked = false;
-    if (w.first == null && document.body && seen()) {
-      w.first = performance.now();
-      performance.mark('attn-bench-first'); // where --cpu ends its count in the trace
-      console.debug('attn-bench-first'); // the bench waits for this message, not by polling the page
+    for (const r of roots) {
+      for (const el of r.querySelectorAll('td, input')) if (/\d/.test(el.value || el.textContent)) return true;
     }
+    return false;
   };
-  const ask = () => {
-    if (w.first != null || asked) return;
-    asked = true;
-    requestAnimationFrame(tick);
+  const tick = () => {
+    const t0 = performance.now();
+    const found = seen();
+    w.check = Math.max(w.check, performance.now() - t0);
+    if (!found) return requestAnimationFrame(tick);
+    w.first = t0;
+    performance.mark('attn-bench-first'); // where --cpu ends its count in the trace
+    console.debug('attn-bench-first'); // the bench waits for this message, not by polling the page
   };
-  addEventListener('attn-rendered', ask, true);
-  const slow = setInterval(() => (w.first == null ? ask() : clearInterval(slow)), 250); // any other drawing
+  requestAnimationFrame(tick);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -184,9 +198,39 @@ async function cpuUntilFirst(browser, file) {
   return { mainCpu, allCpu };
 }
 
+/** The busy share of all cores over `ms` (Linux's /proc/stat; null elsewhere). */
+async function busy(ms) {
+  const read = async () => (await readFile('/proc/stat', 'utf8')).split('\n')[0].split(/\s+/).slice(1).map(Number);
+  try {
+    const a = await read();
+    await new Promise((r) => setTimeout(r, ms));
+    const b = await read();
+    const d = b.map((x, i) => x - a[i]);
+    const total = d.reduce((x, y) => x + y, 0);
+    return total > 0 ? 1 - (d[3] + d[4]) / total : 0; // idle + iowait
+  } catch {
+    return null;
+  }
+}
+
+/** Waits until the machine has been quiet (under 15% busy) for two 100 ms windows in a
+ *  row, at most `settleMax` ms; a fixed 1 s where /proc/stat cannot be read. */
+async function settle() {
+  const until = performance.now() + settleMax;
+  let quiet = 0;
+  while (quiet < 2 && performance.now() < until) {
+    const b = await busy(100);
+    if (b == null) return new Promise((r) => setTimeout(r, Math.min(1000, settleMax)));
+    quiet = b < 0.15 ? quiet + 1 : 0;
+  }
+}
+
 async function loadOnce(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  const t0 = performance.now();
+  if (settleMax > 0) await settle(); // the new window's own renderers start (see the top)
+  const settled = performance.now() - t0;
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -215,7 +259,7 @@ async function loadOnce(browser, url) {
   const m = await page.evaluate(() => ({ ...window.__load }));
   await context.close();
   if (list) for (const [b, u] of seen) console.log(`  ${String(b).padStart(8)} ${u}`);
-  return { bytes, requests, ...m, ...spent };
+  return { bytes, requests, settled, ...m, ...spent };
 }
 
 /** On the lesson page: edits W_v[0][0] of the head `edits` times; ms until the head's text changed. */
@@ -345,10 +389,10 @@ try {
   const loads = roots.map(() => ({}));
   for (const p of pages) {
     // not counted: the server compresses each file on its first request
-    for (const base of bases) await loadOnce(browser, urlOf(base, p));
+    for (let k = 0; k < roots.length; k++) if (has(k, p)) await loadOnce(browser, urlOf(bases[k], p));
     for (const l of loads) l[p] = [];
     for (let i = 0; i < runs; i++) {
-      for (let k = 0; k < roots.length; k++) loads[k][p].push(await loadOnce(browser, urlOf(bases[k], p)));
+      for (let k = 0; k < roots.length; k++) if (has(k, p)) loads[k][p].push(await loadOnce(browser, urlOf(bases[k], p)));
     }
   }
   const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
@@ -359,9 +403,15 @@ try {
     console.log(`${'page'.padEnd(22)} ${'KB'.padStart(8)} ${'requests'.padStart(9)} ${'first number ms'.padStart(22)} ${'CLS'.padStart(7)} ${'longest task ms'.padStart(16)}`);
     for (const p of pages) {
       const rs = loads[k][p];
+      if (!rs.length) {
+        console.log(`${p.padEnd(22)} (this build has no ${SYNTHETIC[p]?.[2] ?? p})`);
+        continue;
+      }
       const m = (key) => median(rs.map((r) => r[key]));
       const first = spread(rs.map((r) => r.first));
       console.log(`${p.padEnd(22)} ${(m('bytes') / 1024).toFixed(0).padStart(8)} ${String(m('requests')).padStart(9)} ${first.padStart(22)} ${m('cls').toFixed(3).padStart(7)} ${m('longest').toFixed(0).padStart(16)}`
+        + `   number search ≤ ${Math.max(...rs.map((r) => r.check)).toFixed(1)} ms a frame`
+        + (settleMax > 0 ? `   quiet after ${spread(rs.map((r) => r.settled))} ms` : '')
         + (cpu ? `   CPU until it, ms: main thread ${spread(rs.map((r) => r.mainCpu))}, all threads ${spread(rs.map((r) => r.allCpu))}` : ''));
     }
     if (edits > 0) {
@@ -377,7 +427,7 @@ try {
       console.log(`edit W_v[0][0] on index.html, until the head redraws (${t.length} edits): p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, max ${Math.max(...t).toFixed(1)} ms; longest task while editing ${longest.toFixed(0)} ms`);
     }
     if (lighthouse) {
-      for (const p of pages) {
+      for (const p of pages.filter((q) => has(k, q))) {
         for (const mobile of [false, true]) {
           const r = await runLighthouse(urlOf(base, p), mobile);
           console.log(`lighthouse ${p} ${mobile ? 'mobile' : 'desktop'}: performance ${r.score}, CLS ${r.cls.toFixed(3)}, FCP ${(r.fcp / 1000).toFixed(2)} s, LCP ${(r.lcp / 1000).toFixed(2)} s, TBT ${r.tbt.toFixed(0)} ms, ${(r.bytes / 1024).toFixed(0)} KB`);
