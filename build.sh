@@ -216,6 +216,10 @@ build() {
   # a page that shows only these never loads KaTeX's script.
   step "typesetting the fixed formulas into www/js/formulas.gen.js"
   node tools/typeset.mjs www/js/formulas.gen.js
+  # The built-in head's numbers, computed now by the core: an <attn-head> on its defaults
+  # paints them in its first frame, before its wasm has arrived (it then draws the core's).
+  step "computing the built-in head's numbers into www/js/head-first.gen.js"
+  node tools/head-first.mjs www/js/head-first.gen.js
   # The default corpus's bigram, counted now by the core: the lesson's bigram widgets read
   # this table, not the 1 MB corpus (only the GPT trainer fetches that).
   step "counting the default corpus's bigram into www/data/bigram.bin"

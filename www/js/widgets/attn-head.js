@@ -14,6 +14,7 @@ import { AttnWidget, define, h, message } from '../widget-base.js';
 import { rampGradient } from '../palette.js';
 import { adoptTex, tex, usePrebuilt } from '../tex.js';
 import { head as TYPESET } from '../formulas.gen.js';
+import { HEAD_FIRST } from '../head-first.gen.js';
 import { HEAD_CSS } from './attn-head-css.js';
 import { boolAttr, checkBool, checkMatrix, plain } from '../cell-checks.js';
 import { subscripted as sub } from '../format.js';
@@ -45,7 +46,8 @@ const CARDS = {
 };
 const flag = (el, name, fallback) => boolAttr(el, name, fallback);
 // The built-in head's shapes (Rust's hou_defaults): what the grids look like before the
-// core arrives, unless a state set before then says otherwise.
+// core arrives when a state set before then says otherwise (else they hold the built-in
+// head's own numbers, HEAD_FIRST).
 const DEFAULT_TOKENS = ['h', 'o', 'u'];
 const DEFAULT_SHAPES = { x: [3, 3], W_q: [2, 3], W_k: [2, 3], W_v: [2, 3] };
 
@@ -64,6 +66,7 @@ class AttnHead extends AttnWidget {
   #state = null; // the lab's state as plain data, until the lab changes (#changed)
   #seqKey = '';
   #stepsKey = '';
+  #early = []; // cells typed before the core arrived: [grid, name, row, col, text]
 
   build(root) {
     const ui = this.#ui;
@@ -93,8 +96,8 @@ class AttnHead extends AttnWidget {
       this.#stage(3, ['scores', 'masked_scores', 'weights', 'out']), ui.note);
     // The stepper's room before its steps come is set by its width (attn-head-css.js).
     root.append(ui.toolbar, h('div', { class: 'steps-room' }, ui.steps), ui.main, ui.explain, ui.keyboard);
-    ui.causal.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setCausal(e.target.checked)));
-    ui.scaled.input.addEventListener('change', (e) => this.#edit(() => this.#lab.setScaled(e.target.checked)));
+    ui.causal.input.addEventListener('change', (e) => this.#setSwitch('causal', e.target.checked));
+    ui.scaled.input.addEventListener('change', (e) => this.#setSwitch('scaled', e.target.checked));
     ui.reset.addEventListener('click', () => this.#reset());
     root.addEventListener('cell-edit', (e) => this.#onCellEdit(e));
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
@@ -107,11 +110,21 @@ class AttnHead extends AttnWidget {
     this.#drawPlaceholder();
   }
 
-  /** Before the first draw: the grids at the shapes the head will have (the state set
-   *  before the core arrived, else the built-in head's), their cells empty; the switches,
-   *  the sequence and the formulas as the attributes (or that state) set them. */
+  /** Before the first draw. The built-in head (no matrices or tokens set before the
+   *  core arrived) is drawn with its own numbers, which the core computed when the site
+   *  was built (tools/head-first.mjs): they are on screen in the page's first frame, not a
+   *  frame after the wasm has arrived and compiled. Otherwise the grids are drawn at the
+   *  shapes the head will have, their cells empty. The switches, the sequence and the
+   *  formulas are as the attributes (or that state) set them. */
   #drawPlaceholder() {
     const p = this.#pending ?? {};
+    const first = INPUTS.some((name) => p[name]) || p.tokens ? null
+      : HEAD_FIRST[`${p.causal ?? flag(this, 'causal', true)}|${p.scaled ?? flag(this, 'scaled', false)}`];
+    if (first) {
+      this.#drawInputs(first.state);
+      this.#drawResult(first.state, first.result);
+      return;
+    }
     const shape = (name) => (p[name] ? [p[name].rows, p[name].cols] : DEFAULT_SHAPES[name]);
     const empty = ([rows, cols]) => ({ rows, cols, data: new Array(rows * cols).fill(NaN) });
     const [T, C] = shape('x');
@@ -209,6 +222,7 @@ class AttnHead extends AttnWidget {
       if (!ok) throw new Error('tokens: expected a list of short strings');
       next.tokens = s.tokens.slice();
     }
+    this.#early = []; // a whole new state: what was typed before it is gone
     if (!this.core || !this.#lab) {
       // Before the first draw: check it now (a link's numbers the core refuses make
       // the page's URL notice, not a late inline error), draw it on first render.
@@ -270,6 +284,12 @@ class AttnHead extends AttnWidget {
     }
     this.#drawText();
     this.#redraw(false);
+    // Cells typed before the core arrived, now that there is a lab to take them.
+    const early = this.#early.splice(0).filter((cell) => this.#setCell(...cell));
+    if (early.length) {
+      this.#redraw(false);
+      this.emitChange();
+    }
     if (unknown) this.showError(this.t('a.head.badWeights', { w: weights }));
   }
 
@@ -308,19 +328,9 @@ class AttnHead extends AttnWidget {
   #redraw(inputsToo) {
     this.state; // fills the cache
     const s = this.#state;
-    const tokens = s.tokens.slice();
     const ui = this.#ui;
     if (inputsToo || !this.#last) for (const name of INPUTS) this.#blocks[name].matrix.clearErrors?.();
-    this.#blocks.x.set(s.x, tokens, sub('c', s.x.cols));
-    for (const name of ['W_q', 'W_k', 'W_v']) this.#blocks[name].set(s[name], sub('d', s[name].rows), sub('c', s[name].cols));
-    ui.causal.input.checked = s.causal;
-    ui.scaled.input.checked = s.scaled;
-    ui.causal.input.disabled = this.readonly;
-    ui.scaled.input.disabled = this.readonly;
-    ui.reset.hidden = this.readonly;
-    this.#drawSequence(tokens);
-    this.#setFormula('masked_scores', LATEX.masked_scores);
-    setText(this.#cards.masked_scores.explain, this.t(s.causal ? 'maskedExplainOn' : 'maskedExplainOff'));
+    this.#drawInputs(s);
     let r;
     try {
       r = this.#lab.compute();
@@ -334,6 +344,43 @@ class AttnHead extends AttnWidget {
     this.#last = r;
     if (!ui.message.hidden) ui.message.hidden = true;
     ui.main.classList.remove('stale');
+    this.#drawResult(s, r);
+    // The formula never changes: set it once (re-typesetting it costs a frame).
+    const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
+    if (ui.steps.latex !== latex) ui.steps.latex = latex;
+    // What the stepper draws of a step (its name, term, factor 1/√d, masked cells) follows
+    // from the switches and the shapes alone: asked again (a slow call) only when they
+    // change, or on every redraw when the stepper also draws each step's output matrix.
+    const stepsKey = JSON.stringify([s.causal, s.scaled, s.x.rows, s.x.cols, s.W_q.rows, s.W_k.rows, s.W_v.rows, this.language]);
+    if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
+      this.#stepsKey = stepsKey;
+      ui.steps.steps = this.#lab.formulaSteps();
+      if (ui.steps.hasAttribute('data-pending')) ui.steps.removeAttribute('data-pending');
+    }
+    return true;
+  }
+
+  /** The inputs of state `s` (the lab's, or the built-in head's before the core arrives),
+   *  its switches, its sequence and what the mask says. */
+  #drawInputs(s) {
+    const tokens = s.tokens.slice();
+    const ui = this.#ui;
+    this.#blocks.x.set(s.x, tokens, sub('c', s.x.cols));
+    for (const name of ['W_q', 'W_k', 'W_v']) this.#blocks[name].set(s[name], sub('d', s[name].rows), sub('c', s[name].cols));
+    ui.causal.input.checked = s.causal;
+    ui.scaled.input.checked = s.scaled;
+    ui.causal.input.disabled = this.readonly;
+    ui.scaled.input.disabled = this.readonly;
+    ui.reset.hidden = this.readonly;
+    this.#drawSequence(tokens);
+    this.#setFormula('masked_scores', LATEX.masked_scores);
+    setText(this.#cards.masked_scores.explain, this.t(s.causal ? 'maskedExplainOn' : 'maskedExplainOff'));
+  }
+
+  /** Every intermediate of result `r` of state `s`, their formulas and the scale. */
+  #drawResult(s, r) {
+    const tokens = s.tokens.slice();
+    const ui = this.#ui;
     const d = sub('d', r.q.cols);
     const dv = sub('d', r.v.cols);
     this.#blocks.q.set(r.q, tokens, d);
@@ -350,19 +397,6 @@ class AttnHead extends AttnWidget {
     this.#drawScale(s.scaled, r);
     for (const name of INPUTS.concat(OUTPUTS)) if (name !== 'masked_scores' && name !== 'scores') this.#setFormula(name, LATEX[name]);
     this.#setFormula('scores', s.scaled ? LATEX.scoresScaled : LATEX.scores);
-    // The formula never changes: set it once (re-typesetting it costs a frame).
-    const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
-    if (ui.steps.latex !== latex) ui.steps.latex = latex;
-    // What the stepper draws of a step (its name, term, factor 1/√d, masked cells) follows
-    // from the switches and the shapes alone: asked again (a slow call) only when they
-    // change, or on every redraw when the stepper also draws each step's output matrix.
-    const stepsKey = JSON.stringify([s.causal, s.scaled, s.x.rows, s.x.cols, s.W_q.rows, s.W_k.rows, s.W_v.rows, this.language]);
-    if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
-      this.#stepsKey = stepsKey;
-      ui.steps.steps = this.#lab.formulaSteps();
-      if (ui.steps.hasAttribute('data-pending')) ui.steps.removeAttribute('data-pending');
-    }
-    return true;
   }
 
   #setFormula(name, latex) {
@@ -396,6 +430,18 @@ class AttnHead extends AttnWidget {
 
   // ---- interaction ----
 
+  /** A switch the learner turned: into the lab, or, before the core has arrived, into the
+   *  state the lab will be made from (the built-in head's numbers follow it). */
+  #setSwitch(name, on) {
+    if (this.readonly) return;
+    if (!this.#lab) {
+      this.#pending = { ...this.#pending, [name]: on };
+      this.#drawPlaceholder();
+      return;
+    }
+    this.#edit(() => (name === 'causal' ? this.#lab.setCausal(on) : this.#lab.setScaled(on)));
+  }
+
   /** Applies a change to the lab, redraws, and tells the host. */
   #edit(fn) {
     if (!this.#lab) return;
@@ -428,22 +474,43 @@ class AttnHead extends AttnWidget {
   #onCellEdit(e) {
     const el = e.composedPath()[0]?.closest?.('attn-matrix') ?? e.target;
     const name = el.id;
-    if (!INPUTS.includes(name) || !this.#lab || this.readonly) return;
+    if (!INPUTS.includes(name) || this.readonly) return;
     const { row, col, text } = e.detail;
+    if (!this.#lab) {
+      // Typed while the core is on its way (the built-in head's numbers are on screen by
+      // then): kept, and given to the lab once it is made (render).
+      this.#early.push([el, name, row, col, text]);
+      return;
+    }
+    if (!this.#setCell(el, name, row, col, text)) return;
+    this.#redraw(false); // draws the edited grid too (the cell being typed in keeps its text)
+    this.#announce();
+  }
+
+  /** One cell's text into the lab (the core reads the number); false, with the cell
+   *  marked, when it is not one. */
+  #setCell(el, name, row, col, text) {
     try {
       this.#lab.setCell(name, row, col, text);
     } catch (err) {
       // Number errors come with a code and are said in the grid's language, live.
       el.setCellError(row, col, (lang) => (err?.code ? '' : t('invalidPrefix', {}, lang)) + message(err, lang));
-      return;
+      return false;
     }
     this.#changed();
     el.clearCellError(row, col);
-    this.#redraw(false); // draws the edited grid too (the cell being typed in keeps its text)
-    this.#announce();
+    return true;
   }
 
   #reset() {
+    if (!this.#lab) {
+      // Before the core: back to the attributes' head, nothing typed kept.
+      this.#early = [];
+      this.#pending = null;
+      for (const name of INPUTS) this.#blocks[name].matrix.clearErrors();
+      this.#drawPlaceholder();
+      return;
+    }
     this.#lab?.free();
     this.#lab = this.#makeLab();
     this.#changed();
