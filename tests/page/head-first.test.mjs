@@ -2,7 +2,8 @@
 // arrived: the numbers the core computed when the site was built (tools/head-first.mjs,
 // www/js/head-first.gen.js). Here the core is held back until the test lets it go, as on a
 // slow network: the first frame's numbers must be the very ones the core then draws (each
-// cell's text and its exact value), for every causal/scaled setting; what a learner types
+// cell's text and its exact value, and the stepper's text), for every causal/scaled
+// setting; what a learner types
 // or switches meanwhile must not be lost; a head given its own matrices shows no numbers
 // until the core has computed them.
 // Run from the repo root: node --test tests/page/head-first.test.mjs
@@ -55,6 +56,12 @@ const shown = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => O
   [...head.shadowRoot.querySelectorAll('attn-matrix')].map((m) => [m.id,
     [...m.shadowRoot.querySelectorAll('td')].map((td) => [td.querySelector('input')?.value ?? td.textContent, td.title])])));
 
+/** What the stepper of head `id` says (the step, its description), or '' while it waits. */
+const stepper = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => {
+  const steps = head.shadowRoot.querySelector('attn-formula-steps');
+  return steps.hasAttribute('data-pending') ? '' : steps.shadowRoot.textContent;
+});
+
 /** Resolves once every head has drawn with its core (its result is there). */
 const drawn = (page, ids) => page.waitForFunction((list) => list.every((id) => document.getElementById(id).result), ids);
 
@@ -62,11 +69,16 @@ test('before its core arrives, a head on its defaults shows the numbers the core
   const { page, context, problems, release } = await openHeld();
   try {
     const ids = ['plain', 'off', 'scaled', 'both'];
+    // the stepper is drawn in a task after the first frame
+    await page.waitForFunction((list) => list.every((id) => !document.getElementById(id).shadowRoot
+      .querySelector('attn-formula-steps').hasAttribute('data-pending')), ids);
     assert.equal(await page.evaluate(() => document.getElementById('plain').result), null, 'no core yet');
     const before = {};
     for (const id of ids) {
-      before[id] = await shown(page, id);
-      const cells = Object.values(before[id]).flat();
+      before[id] = { ...await shown(page, id), stepper: await stepper(page, id) };
+      assert.match(before[id].stepper, /Step 1 of 5/, `${id}: the stepper is drawn`);
+      const { stepper: _, ...grids } = before[id];
+      const cells = Object.values(grids).flat();
       assert.equal(cells.length, 9 + 3 * 6 + 3 * 6 + 3 * 9 + 6, `${id}: every grid`);
       assert.ok(cells.every(([text, title]) => /^(−?\d+(\.\d+)?|−∞)$/.test(text) && title), `${id}: every cell holds a number: ${JSON.stringify(cells)}`);
     }
@@ -80,9 +92,13 @@ test('before its core arrives, a head on its defaults shows the numbers the core
     const own = await shown(page, 'own');
     assert.equal(own.x.length, 6);
     assert.ok(Object.values(own).flat().every(([text]) => !/\d/.test(text)), 'no built-in number in a head with its own matrices');
+    assert.equal(await stepper(page, 'own'), '', 'nor the built-in head\'s steps');
     release();
     await drawn(page, [...ids, 'own']);
-    for (const id of ids) assert.deepEqual(await shown(page, id), before[id], `${id}: the core drew what was on screen`);
+    for (const id of ids) {
+      const after = { ...await shown(page, id), stepper: await stepper(page, id) };
+      assert.deepEqual(after, before[id], `${id}: the core drew what was on screen`);
+    }
     assert.deepEqual((await shown(page, 'own')).x.map(([text]) => text), ['1', '2', '3', '4', '5', '6']);
   } finally {
     await context.close();

@@ -67,6 +67,7 @@ class AttnHead extends AttnWidget {
   #seqKey = '';
   #stepsKey = '';
   #early = []; // cells typed before the core arrived: [grid, name, row, col, text]
+  #firstSteps = null; // the built-in head whose steps the stepper is to draw before the core
 
   build(root) {
     const ui = this.#ui;
@@ -123,7 +124,19 @@ class AttnHead extends AttnWidget {
     if (first) {
       this.#drawInputs(first.state);
       this.#drawResult(first.state, first.result);
+      // The stepper (its room is kept) in a task after that frame: its formula's DOM and
+      // layout would make the first frame some 25 ms later (traced, a cold one-head load).
+      this.#firstSteps = first;
+      requestAnimationFrame(() => setTimeout(() => {
+        if (!this.#lab && this.#firstSteps === first) this.#drawSteps(first.state, first.latex, () => first.steps);
+      }, 0));
       return;
+    }
+    this.#firstSteps = null;
+    if (this.#stepsKey) {
+      // the built-in head's steps were drawn: the stepper waits for the core's again
+      this.#stepsKey = '';
+      this.#ui.steps.setAttribute('data-pending', this.language);
     }
     const shape = (name) => (p[name] ? [p[name].rows, p[name].cols] : DEFAULT_SHAPES[name]);
     const empty = ([rows, cols]) => ({ rows, cols, data: new Array(rows * cols).fill(NaN) });
@@ -345,19 +358,24 @@ class AttnHead extends AttnWidget {
     if (!ui.message.hidden) ui.message.hidden = true;
     ui.main.classList.remove('stale');
     this.#drawResult(s, r);
-    // The formula never changes: set it once (re-typesetting it costs a frame).
-    const latex = this.#lab.formulaLatex?.() ?? this.core.formulaLatex();
+    this.#drawSteps(s, this.#lab.formulaLatex?.() ?? this.core.formulaLatex(), () => this.#lab.formulaSteps());
+    return true;
+  }
+
+  /** The stepper: the formula (it never changes: set once, re-typesetting it costs a
+   *  frame) and the steps of state `s`. What it draws of a step (its name, term, factor
+   *  1/√d, masked cells) follows from the switches and the shapes alone: the steps are
+   *  asked for again (`steps()`, a slow call) only when they change, or on every redraw
+   *  when the stepper also draws each step's output matrix. */
+  #drawSteps(s, latex, steps) {
+    const ui = this.#ui;
     if (ui.steps.latex !== latex) ui.steps.latex = latex;
-    // What the stepper draws of a step (its name, term, factor 1/√d, masked cells) follows
-    // from the switches and the shapes alone: asked again (a slow call) only when they
-    // change, or on every redraw when the stepper also draws each step's output matrix.
     const stepsKey = JSON.stringify([s.causal, s.scaled, s.x.rows, s.x.cols, s.W_q.rows, s.W_k.rows, s.W_v.rows, this.language]);
     if (ui.steps.hasAttribute('show-output') || stepsKey !== this.#stepsKey) {
       this.#stepsKey = stepsKey;
-      ui.steps.steps = this.#lab.formulaSteps();
+      ui.steps.steps = steps();
       if (ui.steps.hasAttribute('data-pending')) ui.steps.removeAttribute('data-pending');
     }
-    return true;
   }
 
   /** The inputs of state `s` (the lab's, or the built-in head's before the core arrives),
