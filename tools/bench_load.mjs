@@ -18,12 +18,13 @@
 // same page loading attn-head.js (the head alone) instead.
 // Each cold load opens a new window (a fresh browser context: no cache, no cookies, a new
 // renderer) and then, before it navigates, waits until the machine is quiet (--settle: at
-// most that many ms; 0 navigates at once). A new window of Chromium starts renderers of its
-// own for its address bar's popup (chrome://omnibox-popup.top-chrome, two WebUI pages),
-// some 100-180 ms of CPU over the next half second; on this 2-core machine, navigating at
-// once put that start beside the page's load, and the page's main thread waited 150-270 ms
-// for a core during it (its schedstat) instead of 35-75 ms. A learner's page loads in a
-// window that is already open.
+// most that many ms; 0 navigates at once). A new window of Chromium starts a renderer of
+// its own for its address bar's popup (chrome://omnibox-popup.top-chrome, two WebUI pages):
+// in the window's first second that renderer used 630-910 ms of CPU and the browser process
+// 260-350 ms (/proc/PID/stat, three windows), about 0.9 s of the machine is busy; on this
+// 2-core machine, navigating at once put that start beside the page's load (the one-head
+// page's first number: 445-498 ms at once, 299-364 ms settled, same build, back to back). A
+// learner's page loads in a window that is already open.
 // --cpu traces each cold load (Chromium's trace, as DevTools records it) and prints, beside
 // the table, the CPU time the page's main thread and all of Chromium's threads spent from
 // navigation to the first number: on this machine the main thread's spreads by some 20 ms
