@@ -134,7 +134,11 @@ function observe() {
   // Only the shadow roots are searched, as they are made (every widget has one; the page
   // has no other): walking every element of the page each frame, as an earlier version
   // did, cost the load itself up to 13 ms a frame (measured on the one-head page), which
-  // the figure then counted. w.check is the longest that search took in one frame.
+  // the figure then counted. w.check is the longest that search took in one frame. Any
+  // number counts, as before: on the lesson's pages that includes a widget's default
+  // inputs written in its build (the softmax stepper's scores, the schemes' sizes), now
+  // seen in the first frame that paints them rather than after a widget's draw event or
+  // the next 250 ms poll; on the one-head pages only the head's grids hold numbers.
   const roots = [];
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {

@@ -22,6 +22,8 @@ const HEADS = {
   plain: '', off: 'causal="false"', scaled: 'scaled', both: 'causal="false" scaled="true"',
   // its own x: no numbers before the core (the built ones are the built-in head's)
   own: 'data-own',
+  // a switch that is neither true nor false: said, and drawn at its default
+  bad: 'causal="maybe"',
 };
 before(() => writeFile(PAGE_PATH, `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Heads before their core</title><link rel="icon" href="data:,">
@@ -60,6 +62,12 @@ const shown = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => O
 const stepper = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => {
   const steps = head.shadowRoot.querySelector('attn-formula-steps');
   return steps.hasAttribute('data-pending') ? '' : steps.shadowRoot.textContent;
+});
+
+/** What head `id` tells in its own message line (an attribute it cannot read). */
+const said = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => {
+  const p = head.shadowRoot.querySelector('.widget-error');
+  return p.hidden ? '' : p.textContent;
 });
 
 /** Resolves once every head has drawn with its core (its result is there). */
@@ -116,7 +124,7 @@ test('what a learner types or switches before the core arrives is kept', async (
     await cellInput('plain', 'W_q', 0, 1).fill('seven');
     await page.locator('attn-head#plain #causal').uncheck();
     // before the core: the built-in head's numbers follow the switch at once
-    assert.notEqual((await shown(page, 'plain')).masked_scores[1][0][0], '−∞', 'the mask is off');
+    assert.equal((await shown(page, 'plain')).masked_scores[1][0], '0.00', 'the mask is off: h→o is no longer −∞');
     assert.equal(await page.evaluate(() => document.getElementById('plain').result), null, 'no core yet');
     release();
     await drawn(page, ['plain', 'off']);
@@ -133,6 +141,51 @@ test('what a learner types or switches before the core arrives is kept', async (
     assert.deepEqual(mine.out, theirs.out);
     assert.deepEqual(mine.weights, theirs.weights);
     assert.notDeepEqual(mine.out, (await shown(page, 'both')).out);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('before the core: reset drops what was typed, attributes redraw the head, a switch is announced, a bad switch is said', async () => {
+  const { page, context, problems, release } = await openHeld();
+  try {
+    const grid = (id, name) => page.locator(`attn-head#${id} attn-matrix#${name}`);
+    const cellInput = (id, name, row, col) => grid(id, name).locator(`td[data-row="${row}"][data-col="${col}"] input`);
+    const changes = await page.evaluateHandle(() => {
+      const seen = [];
+      document.addEventListener('attn-change', (e) => seen.push([e.target.id, e.detail.causal, e.detail.W_v.data[0]]));
+      return seen;
+    });
+    const plainBefore = await shown(page, 'plain');
+    // typed, then reset: the cells show the built-in numbers again, nothing is kept
+    await cellInput('plain', 'W_v', 0, 0).fill('7');
+    await cellInput('plain', 'W_q', 0, 1).fill('seven');
+    await page.locator('attn-head#plain #reset').click();
+    assert.deepEqual(await shown(page, 'plain'), plainBefore, 'reset before the core: the built-in head again');
+    // an attribute set before the core: the head follows it at once
+    await page.locator('attn-head#scaled').evaluate((head) => head.setAttribute('causal', 'false'));
+    assert.deepEqual(await shown(page, 'scaled'), await shown(page, 'both'), 'causal="false" scaled: as the head with both attributes');
+    assert.equal(await page.locator('attn-head#scaled #causal').isChecked(), false);
+    // a switch turned before the core
+    await page.locator('attn-head#off #scaled').check();
+    // a bad switch: drawn at its default (the mask on) until its core says what was wrong
+    assert.deepEqual(await shown(page, 'bad'), plainBefore);
+    release();
+    await drawn(page, ['plain', 'off', 'scaled', 'bad']);
+    assert.deepEqual(await shown(page, 'plain'), plainBefore, 'the core has the built-in head');
+    const state = await page.evaluate(() => document.getElementById('plain').state);
+    assert.equal(state.W_v.data[0], 10, 'the reset number is in the lab');
+    assert.equal(await cellInput('plain', 'W_q', 0, 1).getAttribute('aria-invalid'), null, 'no mark left of the word');
+    assert.deepEqual(await shown(page, 'scaled'), await shown(page, 'both'), 'the core drew the same');
+    assert.deepEqual(await shown(page, 'off'), await shown(page, 'both'), 'the early switch is in the lab');
+    assert.deepEqual(await changes.jsonValue(), [['off', false, 10]], 'the early switch is announced, once; nothing else');
+    assert.match(await said(page, 'bad'), /causal="maybe": expected true or false/);
+    assert.deepEqual(await shown(page, 'bad'), plainBefore, 'the bad switch at its default');
+    // and the head works: an edit redraws it
+    await cellInput('bad', 'W_v', 0, 0).fill('7');
+    await page.waitForFunction(() => document.getElementById('bad').state.W_v.data[0] === 7);
+    assert.notDeepEqual((await shown(page, 'bad')).out, plainBefore.out);
   } finally {
     await context.close();
   }

@@ -20,6 +20,7 @@
 //                  is a string or a function (lang) => string, said again in the new
 //                  language when the page's language changes,
 //                clearErrors() (also restores the last valid text of marked cells),
+//                revert() (clearErrors, and every input shows the grid's number again),
 //                highlight([{row, col, matrix?}] | null)  outlines the cells an explained
 //                  number came from (entries whose `matrix` names another grid are skipped),
 //                markSelected(row, col) | markSelected(null)  marks the explained cell
@@ -203,6 +204,20 @@ class AttnMatrix extends HTMLElement {
         this.#sent[i] = input.value;
       }
     }
+  }
+
+  /** clearErrors(), and every input shows the grid's own number again: text typed there
+   *  that its widget has not taken (before its core arrived) is dropped. */
+  revert() {
+    this.clearErrors();
+    const v = this.#value;
+    if (!v) return;
+    this.#inputs.forEach((input, i) => {
+      const text = formatInput(v.data[i]);
+      if (input.value === text) return;
+      input.value = text;
+      this.#sent[i] = text;
+    });
   }
 
   get hasErrors() { return this.#errors.size > 0; }

@@ -44,7 +44,15 @@ const CARDS = {
   masked_scores: ['maskedTitle', 'maskedExplainOn'], weights: ['weightsTitle', 'weightsExplain', 'weights'],
   out: ['outTitle', 'outExplain'],
 };
-const flag = (el, name, fallback) => boolAttr(el, name, fallback);
+// A switch as its attribute sets it; a bad value draws the default (render() says what
+// was wrong).
+const flag = (el, name, fallback) => {
+  try {
+    return boolAttr(el, name, fallback);
+  } catch {
+    return fallback;
+  }
+};
 // The built-in head's shapes (Rust's hou_defaults): what the grids look like before the
 // core arrives when a state set before then says otherwise (else they hold the built-in
 // head's own numbers, HEAD_FIRST).
@@ -67,7 +75,17 @@ class AttnHead extends AttnWidget {
   #seqKey = '';
   #stepsKey = '';
   #early = []; // cells typed before the core arrived: [grid, name, row, col, text]
+  #switched = false; // a switch was turned before the core arrived (into #pending)
   #firstSteps = null; // the built-in head whose steps the stepper is to draw before the core
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    super.attributeChangedCallback(name, oldValue, newValue);
+    // Before the core (render() waits for it): the head drawn so far follows at once.
+    if (oldValue !== newValue && this.#ui.main && !this.#lab) {
+      this.#drawText();
+      this.#drawPlaceholder();
+    }
+  }
 
   build(root) {
     const ui = this.#ui;
@@ -235,7 +253,10 @@ class AttnHead extends AttnWidget {
       if (!ok) throw new Error('tokens: expected a list of short strings');
       next.tokens = s.tokens.slice();
     }
-    this.#early = []; // a whole new state: what was typed before it is gone
+    // A whole new state: what was typed or switched before it is gone.
+    for (const [grid] of this.#early) grid.revert();
+    this.#early = [];
+    this.#switched = false;
     if (!this.core || !this.#lab) {
       // Before the first draw: check it now (a link's numbers the core refuses make
       // the page's URL notice, not a late inline error), draw it on first render.
@@ -277,8 +298,16 @@ class AttnHead extends AttnWidget {
 
   render() {
     const weights = this.getAttribute('weights');
-    // An unknown name is said, and the built-in head is drawn: never empty cards.
-    const unknown = weights && weights !== 'hou';
+    // An unknown name or a bad switch is said, and the built-in head is drawn (the switch
+    // at its default): never empty cards.
+    let bad = weights && weights !== 'hou' ? this.t('a.head.badWeights', { w: weights }) : null;
+    for (const name of ['causal', 'scaled']) {
+      try {
+        boolAttr(this, name, false);
+      } catch (e) {
+        bad ??= message(e);
+      }
+    }
     const key = ['weights', 'scaled', 'causal'].map((a) => this.getAttribute(a)).join('|');
     if (!this.#lab || key !== this.#attrKey || this.#pending) {
       this.#attrKey = key;
@@ -297,13 +326,13 @@ class AttnHead extends AttnWidget {
     }
     this.#drawText();
     this.#redraw(false);
-    // Cells typed before the core arrived, now that there is a lab to take them.
+    // Cells typed before the core arrived, now that there is a lab to take them; they and
+    // the switches turned meanwhile are the learner's change.
     const early = this.#early.splice(0).filter((cell) => this.#setCell(...cell));
-    if (early.length) {
-      this.#redraw(false);
-      this.emitChange();
-    }
-    if (unknown) this.showError(this.t('a.head.badWeights', { w: weights }));
+    if (early.length) this.#redraw(false);
+    if (early.length || this.#switched) this.emitChange();
+    this.#switched = false;
+    if (bad) this.showError(bad);
   }
 
   #drawText() {
@@ -454,6 +483,7 @@ class AttnHead extends AttnWidget {
     if (this.readonly) return;
     if (!this.#lab) {
       this.#pending = { ...this.#pending, [name]: on };
+      this.#switched = true;
       this.#drawPlaceholder();
       return;
     }
@@ -522,11 +552,12 @@ class AttnHead extends AttnWidget {
 
   #reset() {
     if (!this.#lab) {
-      // Before the core: back to the attributes' head, nothing typed kept.
+      // Before the core: back to the attributes' head, nothing typed or switched kept.
       this.#early = [];
       this.#pending = null;
-      for (const name of INPUTS) this.#blocks[name].matrix.clearErrors();
+      this.#switched = false;
       this.#drawPlaceholder();
+      for (const name of INPUTS) this.#blocks[name].matrix.revert();
       return;
     }
     this.#lab?.free();
