@@ -34,23 +34,33 @@ before(() => writeFile(PAGE_PATH, `<!doctype html>
 `));
 after(() => rm(PAGE_PATH, { force: true }));
 
-/** Opens the page with its wasm held back; `release()` lets it go. */
-async function openHeld() {
+/** Opens the page with its wasm held back, runs `fn({ page, release })` once its first
+ *  frame is painted (`release()` lets the wasm go), closes it and asserts it stayed clean. */
+async function withHeld(fn) {
   let release;
   const held = new Promise((resolve) => { release = resolve; });
-  const opened = await site.open(PAGE, {
+  const { page, context, problems } = await site.open(PAGE, {
     ready: null,
-    watchPage: (page) => page.route(/\.wasm$/, async (route) => {
+    watchPage: (p) => p.route(/\.wasm$/, async (route) => {
       await held;
       await route.continue().catch(() => {});
     }),
   });
-  const { page } = opened;
-  // the first frame has been painted (and one more)
-  await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { polling: 20 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return { ...opened, release };
+  try {
+    // the first frame has been painted (and one more)
+    await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { polling: 20 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await fn({ page, release });
+  } finally {
+    release();
+    await context.close();
+  }
+  assert.deepEqual(problems, []);
 }
+
+/** The input of cell (row, col) of grid `name` of head `id`. */
+const cellInput = (page, id, name, row, col) =>
+  page.locator(`attn-head#${id} attn-matrix#${name} td[data-row="${row}"][data-col="${col}"] input`);
 
 /** What each grid of head `id` shows: every cell's text (an input's value) and its exact
  *  value (the title), by grid. */
@@ -74,8 +84,7 @@ const said = (page, id) => page.locator(`attn-head#${id}`).evaluate((head) => {
 const drawn = (page, ids) => page.waitForFunction((list) => list.every((id) => document.getElementById(id).result), ids);
 
 test('before its core arrives, a head on its defaults shows the numbers the core then draws, for every switch setting', async () => {
-  const { page, context, problems, release } = await openHeld();
-  try {
+  await withHeld(async ({ page, release }) => {
     const ids = ['plain', 'off', 'scaled', 'both'];
     // the stepper is drawn in a task after the first frame
     await page.waitForFunction((list) => list.every((id) => !document.getElementById(id).shadowRoot
@@ -108,20 +117,14 @@ test('before its core arrives, a head on its defaults shows the numbers the core
       assert.deepEqual(after, before[id], `${id}: the core drew what was on screen`);
     }
     assert.deepEqual((await shown(page, 'own')).x.map(([text]) => text), ['1', '2', '3', '4', '5', '6']);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
+  });
 });
 
 test('what a learner types or switches before the core arrives is kept', async () => {
-  const { page, context, problems, release } = await openHeld();
-  try {
-    const grid = (id, name) => page.locator(`attn-head#${id} attn-matrix#${name}`);
-    const cellInput = (id, name, row, col) => grid(id, name).locator(`td[data-row="${row}"][data-col="${col}"] input`);
+  await withHeld(async ({ page, release }) => {
     // on the built-in head: W_v[0][0] = 7, a word where W_q[0][1] goes, the mask off
-    await cellInput('plain', 'W_v', 0, 0).fill('7');
-    await cellInput('plain', 'W_q', 0, 1).fill('seven');
+    await cellInput(page, 'plain', 'W_v', 0, 0).fill('7');
+    await cellInput(page, 'plain', 'W_q', 0, 1).fill('seven');
     await page.locator('attn-head#plain #causal').uncheck();
     // before the core: the built-in head's numbers follow the switch at once
     assert.equal((await shown(page, 'plain')).masked_scores[1][0], '0.00', 'the mask is off: h→o is no longer −∞');
@@ -132,26 +135,20 @@ test('what a learner types or switches before the core arrives is kept', async (
     assert.equal(state.W_v.data[0], 7, 'the typed number is in the lab');
     assert.equal(state.W_q.data[1], 0, 'the word was refused');
     assert.equal(state.causal, false, 'the switch is in the lab');
-    assert.equal(await cellInput('plain', 'W_q', 0, 1).getAttribute('aria-invalid'), 'true', 'the word is marked');
-    assert.equal(await cellInput('plain', 'W_q', 0, 1).inputValue(), 'seven', 'the word stays where it was typed');
+    assert.equal(await cellInput(page, 'plain', 'W_q', 0, 1).getAttribute('aria-invalid'), 'true', 'the word is marked');
+    assert.equal(await cellInput(page, 'plain', 'W_q', 0, 1).inputValue(), 'seven', 'the word stays where it was typed');
     // the same edit on a head whose core is here (the mask off by its attribute) draws the same
-    await cellInput('off', 'W_v', 0, 0).fill('7');
+    await cellInput(page, 'off', 'W_v', 0, 0).fill('7');
     await page.waitForFunction(() => document.getElementById('off').state.W_v.data[0] === 7);
     const [mine, theirs] = [await shown(page, 'plain'), await shown(page, 'off')];
     assert.deepEqual(mine.out, theirs.out);
     assert.deepEqual(mine.weights, theirs.weights);
     assert.notDeepEqual(mine.out, (await shown(page, 'both')).out);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
+  });
 });
 
 test('before the core: reset drops what was typed, attributes redraw the head, a switch is announced, a bad switch is said', async () => {
-  const { page, context, problems, release } = await openHeld();
-  try {
-    const grid = (id, name) => page.locator(`attn-head#${id} attn-matrix#${name}`);
-    const cellInput = (id, name, row, col) => grid(id, name).locator(`td[data-row="${row}"][data-col="${col}"] input`);
+  await withHeld(async ({ page, release }) => {
     const changes = await page.evaluateHandle(() => {
       const seen = [];
       document.addEventListener('attn-change', (e) => seen.push([e.target.id, e.detail.causal, e.detail.W_v.data[0]]));
@@ -159,8 +156,8 @@ test('before the core: reset drops what was typed, attributes redraw the head, a
     });
     const plainBefore = await shown(page, 'plain');
     // typed, then reset: the cells show the built-in numbers again, nothing is kept
-    await cellInput('plain', 'W_v', 0, 0).fill('7');
-    await cellInput('plain', 'W_q', 0, 1).fill('seven');
+    await cellInput(page, 'plain', 'W_v', 0, 0).fill('7');
+    await cellInput(page, 'plain', 'W_q', 0, 1).fill('seven');
     await page.locator('attn-head#plain #reset').click();
     assert.deepEqual(await shown(page, 'plain'), plainBefore, 'reset before the core: the built-in head again');
     // an attribute set before the core: the head follows it at once
@@ -176,18 +173,15 @@ test('before the core: reset drops what was typed, attributes redraw the head, a
     assert.deepEqual(await shown(page, 'plain'), plainBefore, 'the core has the built-in head');
     const state = await page.evaluate(() => document.getElementById('plain').state);
     assert.equal(state.W_v.data[0], 10, 'the reset number is in the lab');
-    assert.equal(await cellInput('plain', 'W_q', 0, 1).getAttribute('aria-invalid'), null, 'no mark left of the word');
+    assert.equal(await cellInput(page, 'plain', 'W_q', 0, 1).getAttribute('aria-invalid'), null, 'no mark left of the word');
     assert.deepEqual(await shown(page, 'scaled'), await shown(page, 'both'), 'the core drew the same');
     assert.deepEqual(await shown(page, 'off'), await shown(page, 'both'), 'the early switch is in the lab');
     assert.deepEqual(await changes.jsonValue(), [['off', false, 10]], 'the early switch is announced, once; nothing else');
     assert.match(await said(page, 'bad'), /causal="maybe": expected true or false/);
     assert.deepEqual(await shown(page, 'bad'), plainBefore, 'the bad switch at its default');
     // and the head works: an edit redraws it
-    await cellInput('bad', 'W_v', 0, 0).fill('7');
+    await cellInput(page, 'bad', 'W_v', 0, 0).fill('7');
     await page.waitForFunction(() => document.getElementById('bad').state.W_v.data[0] === 7);
     assert.notDeepEqual((await shown(page, 'bad')).out, plainBefore.out);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
+  });
 });
