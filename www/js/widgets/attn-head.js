@@ -253,10 +253,7 @@ class AttnHead extends AttnWidget {
       if (!ok) throw new Error('tokens: expected a list of short strings');
       next.tokens = s.tokens.slice();
     }
-    // A whole new state: what was typed or switched before it is gone.
-    for (const [grid] of this.#early) grid.revert();
-    this.#early = [];
-    this.#switched = false;
+    this.#dropEarly(); // a whole new state: what was typed or switched before it is gone
     if (!this.core || !this.#lab) {
       // Before the first draw: check it now (a link's numbers the core refuses make
       // the page's URL notice, not a late inline error), draw it on first render.
@@ -535,6 +532,14 @@ class AttnHead extends AttnWidget {
     this.#announce();
   }
 
+  /** Forgets the cells typed and the switches turned before the core arrived; each grid
+   *  typed in shows its own numbers again. */
+  #dropEarly() {
+    for (const [grid] of this.#early) grid.revert();
+    this.#early = [];
+    this.#switched = false;
+  }
+
   /** One cell's text into the lab (the core reads the number); false, with the cell
    *  marked, when it is not one. */
   #setCell(el, name, row, col, text) {
@@ -553,11 +558,9 @@ class AttnHead extends AttnWidget {
   #reset() {
     if (!this.#lab) {
       // Before the core: back to the attributes' head, nothing typed or switched kept.
-      this.#early = [];
       this.#pending = null;
-      this.#switched = false;
+      this.#dropEarly();
       this.#drawPlaceholder();
-      for (const name of INPUTS) this.#blocks[name].matrix.revert();
       return;
     }
     this.#lab?.free();
