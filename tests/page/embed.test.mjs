@@ -81,6 +81,15 @@ function withEmbed(file, fn, { tags = NOTE_WIDGETS, ...options } = {}) {
   });
 }
 
+/**
+ * Waits until every resource the page fetched (Resource Timing) is in `responses` too:
+ * Playwright reports a response a little after the page may have used it.
+ */
+async function allSeen(page, responses) {
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').length + 1);
+  for (const t = Date.now(); responses.length < fetched && Date.now() - t < 5000;) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** The text of cell (row, col) of grid `id` inside the element matching `host`. */
 const cell = (page, host, id, row, col) =>
   page.locator(`${host} attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`).textContent();
@@ -98,6 +107,12 @@ test('notes page under a sub-path: every widget draws its default numbers', asyn
   const t0 = Date.now();
   await withEmbed('notes-example.html', async (page, responses) => {
     const firstDrawn = await page.evaluate(() => window.__firstDrawn);
+    // The bigram's first draw is a skeleton while its table loads, and text is drawn
+    // before its fonts arrive: wait for the verdict and the fonts, so the list below holds
+    // everything the page fetches.
+    await page.locator('attn-bigram .msg.ok').waitFor();
+    await page.evaluate(() => document.fonts.ready.then(() => {}));
+    await allSeen(page, responses);
     const nav = await page.evaluate(() => {
       const [n] = performance.getEntriesByType('navigation');
       const res = performance.getEntriesByType('resource');
@@ -128,8 +143,9 @@ test('notes page under a sub-path: every widget draws its default numbers', asyn
     assert.match(await shadowText(page, 'attn-sum-norm'), /0\.50.*−0\.25.*0\.75/s);
     // attn-softmax-steps: the masked softmax of 2, −1, 3 (5 hidden).
     assert.match(await shadowText(page, 'attn-softmax-steps'), /0\.27.*0\.01.*0\.72.*0\.00/s);
-    // attn-bigram: three words ending in u, identical logits.
-    assert.match(await shadowText(page, 'attn-bigram'), /bit-for-bit identical/);
+    // attn-bigram: three words ending in u, identical logits (the verdict, not the
+    // unseen spare line that holds its room while the table loads).
+    assert.match(await page.locator('attn-bigram .msg.ok').textContent(), /All 3 words get bit-for-bit identical logits.*“u” \(index \d+\)/);
     // attn-note-graph: the causal graph has 6 arrows, u reads h with 0.80.
     const graph = await shadowText(page, 'attn-note-graph');
     assert.match(graph, /6 arrows/);
@@ -352,6 +368,7 @@ test('attn-head.js alone: a page with one head draws it, explains a cell in both
     assert.deepEqual(defined, { 'attn-head': true, 'attn-explain': true, 'attn-formula-steps': true, 'attn-matrix': true,
       'attn-head-probe': false, 'attn-bigram': false, 'attn-note-graph': false, 'attn-quiz': false });
     // one script file, then the core: no chunk is a round trip of its own
+    await allSeen(page, responses);
     const scripts = (await Promise.all(responses)).map((r) => new URL(r.url).pathname).filter((u) => u.endsWith('.js'));
     assert.deepEqual(scripts.map((u) => u.split('/').pop()), ['attn-head.js']);
     const weights = head.locator('attn-matrix#weights td[data-row="2"][data-col="0"]');
