@@ -137,8 +137,8 @@ class AttnHead extends AttnWidget {
    *  formulas are as the attributes (or that state) set them. */
   #drawPlaceholder() {
     const p = this.#pending ?? {};
-    const first = INPUTS.some((name) => p[name]) || p.tokens ? null
-      : HEAD_FIRST[`${p.causal ?? flag(this, 'causal', true)}|${p.scaled ?? flag(this, 'scaled', false)}`];
+    const { causal, scaled } = this.#switches(p);
+    const first = INPUTS.some((name) => p[name]) || p.tokens ? null : HEAD_FIRST[`${causal}|${scaled}`];
     if (first) {
       this.#drawInputs(first.state);
       this.#drawResult(first.state, first.result);
@@ -167,8 +167,6 @@ class AttnHead extends AttnWidget {
     for (const [name, cols] of [['q', d], ['k', d], ['v', dv], ['scores', tokens], ['masked_scores', tokens], ['weights', tokens], ['out', dv]]) {
       this.#blocks[name].set(empty([T, cols.length]), tokens, cols);
     }
-    const causal = p.causal ?? flag(this, 'causal', true);
-    const scaled = p.scaled ?? flag(this, 'scaled', false);
     const ui = this.#ui;
     ui.causal.input.checked = causal;
     ui.scaled.input.checked = scaled;
@@ -270,12 +268,18 @@ class AttnHead extends AttnWidget {
     this.#redraw(true);
   }
 
+  /** The switches of state `over` where it sets them, else as the attributes set them. */
+  #switches(over) {
+    return { causal: over.causal ?? flag(this, 'causal', true), scaled: over.scaled ?? flag(this, 'scaled', false) };
+  }
+
   /** A HeadLab from the attributes, then `over` (validated state); throws if it cannot run. */
   #makeLab(over = {}) {
     const lab = new this.core.HeadLab();
     try {
-      lab.setCausal(over.causal ?? flag(this, 'causal', true));
-      lab.setScaled(over.scaled ?? flag(this, 'scaled', false));
+      const { causal, scaled } = this.#switches(over);
+      lab.setCausal(causal);
+      lab.setScaled(scaled);
       for (const name of INPUTS) {
         const m = over[name];
         if (m) lab.setMatrix(name, m.rows, m.cols, new Float64Array(m.data));
@@ -563,7 +567,7 @@ class AttnHead extends AttnWidget {
       this.#drawPlaceholder();
       return;
     }
-    this.#lab?.free();
+    this.#lab.free();
     this.#lab = this.#makeLab();
     this.#changed();
     this.clearError();
