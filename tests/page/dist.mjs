@@ -10,9 +10,12 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = path.join(REPO, 'dist/attention-playground');
 
-/** Every file under `dir`, recursively. */
+/** For a file or folder removed since it was listed: `none` (any other error stands). */
+const ifGone = (none) => (err) => (err.code === 'ENOENT' ? none : Promise.reject(err));
+
+/** Every file under `dir`, recursively (a folder gone meanwhile has none). */
 async function* files(dir) {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
+  for (const e of await readdir(dir, { withFileTypes: true }).catch(ifGone([]))) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) yield* files(p);
     else yield p;
@@ -23,8 +26,10 @@ async function* files(dir) {
 async function distStale() {
   const built = await stat(path.join(DIST, 'CONTENTS.txt')).catch(() => null);
   if (!built) return true;
+  // A file listed, then removed before its stat (another test file's page written under
+  // www/ and removed after it, as tests run side by side) is no longer copied: not newer.
   for await (const f of files(path.join(REPO, 'www'))) {
-    if ((await stat(f)).mtimeMs > built.mtimeMs) return true;
+    if ((await stat(f).catch(ifGone(null)))?.mtimeMs > built.mtimeMs) return true;
   }
   // A copy taken while another build rewrote www/pkg is not a wasm module: build again.
   const wasm = await readFile(path.join(DIST, 'pkg/attention_playground_bg.wasm')).catch(() => Buffer.alloc(0));

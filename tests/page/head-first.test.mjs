@@ -86,9 +86,12 @@ const drawn = (page, ids) => page.waitForFunction((list) => list.every((id) => d
 test('before its core arrives, a head on its defaults shows the numbers the core then draws, for every switch setting', async () => {
   await withHeld(async ({ page, release }) => {
     const ids = ['plain', 'off', 'scaled', 'both'];
-    // the stepper is drawn in a task after the first frame
-    await page.waitForFunction((list) => list.every((id) => !document.getElementById(id).shadowRoot
-      .querySelector('attn-formula-steps').hasAttribute('data-pending')), ids);
+    // the stepper is drawn in a task after the first frame (a head not built yet has none:
+    // not drawn either)
+    await page.waitForFunction((list) => list.every((id) => {
+      const steps = document.getElementById(id)?.shadowRoot?.querySelector('attn-formula-steps');
+      return steps != null && !steps.hasAttribute('data-pending');
+    }), ids);
     assert.equal(await page.evaluate(() => document.getElementById('plain').result), null, 'no core yet');
     const before = {};
     for (const id of ids) {

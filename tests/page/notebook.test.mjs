@@ -269,13 +269,39 @@ const cellOf = (head, id, row, col) => head.locator(`attn-matrix#${id} td[data-r
 /** Waits until `head` shows `text` at (row, col) of grid `id`. */
 const shows = (head, id, row, col, text) => cellOf(head, id, row, col).filter({ hasText: new RegExp(`^${text}$`) })
   .waitFor({ timeout: 30_000 });
-/** Until Python holds what the widget sent: a drawn widget's numbers arrive a moment after it draws. */
-async function untilPython(page, i, ok) {
-  for (let tries = 0; ; tries++) {
-    const text = await run(page, i);
-    if (ok(text) || tries === 20) return text;
+/** Reads `read()` until `ok(value)` holds, `tries` more times at most, 250 ms apart;
+ *  resolves to the last value read. `ok` must not throw on what the page holds half-way:
+ *  it says "not yet" there, and the test's own assertions check the value it resolves to. */
+async function poll(page, read, ok, tries) {
+  for (let n = 0; ; n++) {
+    const value = await read();
+    if (ok(value) || n === tries) return value;
     await page.waitForTimeout(250);
   }
+}
+/** Until Python holds what the widget sent: a drawn widget's numbers arrive a moment after it draws. */
+const untilPython = (page, i, ok) => poll(page, () => run(page, i), ok, 20);
+/** `text` as a JSON object, or undefined while it is none: a cell that prints the widget's
+ *  numbers prints `AttributeError: …` until they have come (they are None before), and a
+ *  wait goes on waiting there instead of throwing. */
+function jsonOr(text) {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/** untilPython for a cell that prints one JSON object: resolves to it once `ok(object)`
+ *  holds (`ok` sees objects only); the test fails if the last try printed none. */
+async function untilJson(page, i, ok = () => true) {
+  const text = await untilPython(page, i, (t) => {
+    const got = jsonOr(t);
+    return got !== undefined && ok(got);
+  });
+  const got = jsonOr(text);
+  assert.ok(got, `cell ${i} printed no JSON object:\n${text}`);
+  return got;
 }
 const close = (a, b, tol, what) => {
   assert.equal(a.length, b.length, what);
@@ -316,7 +342,7 @@ test('JupyterLab: the head draws, Python and the widget change each other, numbe
   await page.screenshot({ path: path.join(SHOTS, 'notebook-head.png') });
 
   // Cell 1: the weights the core computed, in Python, equal NumPy's to 1e-12.
-  const drawn = JSON.parse(await untilPython(page, 1, (t) => t.startsWith('{')));
+  const drawn = await untilJson(page, 1);
   close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights');
   close(drawn.out, HOU.unscaled.out_full_precision, 1e-12, 'out');
 
@@ -328,7 +354,7 @@ test('JupyterLab: the head draws, Python and the widget change each other, numbe
   // An edit typed into the widget reaches Python: W_q[h, c₃] = 1/3.
   await cellOf(head, 'W_q', 0, 2).locator('input').fill('1/3');
   await shows(head, 'q', 2, 0, '0\\.33');
-  const edited = JSON.parse(await untilPython(page, 3, (t) => JSON.parse(t).w_q[0][2] !== 2));
+  const edited = await untilJson(page, 3, (n) => n.w_q?.[0]?.[2] !== 2);
   assert.equal(edited.w_q[0][2], 1 / 3);
   assert.equal(edited.out[0][0], 20, 'the Python assignment stayed');
   assert.ok(Math.abs(edited.weights[2][0] - drawn.weights[2][0]) > 0.01, 'the weights changed with W_q');
@@ -362,7 +388,7 @@ test('JupyterLab: the head draws, Python and the widget change each other, numbe
   assert.equal(counts.wasm, 1, 'the core started once, for both heads and both runs');
   assert.equal(counts.defined['attn-head'], 1);
   assert.ok(Object.values(counts.defined).every((n) => n === 1), JSON.stringify(counts.defined));
-  const rerun = JSON.parse(await untilPython(page, 3, (t) => JSON.parse(t).out[0][0] === 30));
+  const rerun = await untilJson(page, 3, (n) => n.out?.[0]?.[0] === 30);
   assert.equal(rerun.out[0][0], 30);
   close(rerun.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights after the rerun');
   await page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
@@ -372,7 +398,7 @@ test('Notebook 7: the same package draws, sends its numbers and takes an assignm
   await run(page, 0);
   const head = output(page, 0).locator('attn-head');
   await shows(head, 'out', 2, 0, '8\\.87');
-  const drawn = JSON.parse(await untilPython(page, 1, (t) => t.startsWith('{')));
+  const drawn = await untilJson(page, 1);
   close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights');
   await run(page, 2);
   await shows(head, 'out', 0, 0, '20\\.00');
@@ -415,12 +441,12 @@ test('the other widgets draw in JupyterLab; an element\'s state goes both ways a
   assert.match(await bigram.evaluate((e) => e.shadowRoot.textContent), /[\u4e00-\u9fff]/, 'the bigram widget in Chinese');
   await page.screenshot({ path: path.join(SHOTS, 'notebook-others.png') });
   const steps = await drawnIn(5, 'attn-softmax-steps', 'input');
-  const sent = JSON.parse(await untilPython(page, 6, (t) => t.startsWith('{')));
+  const sent = await untilJson(page, 6);
   assert.deepEqual(sent, { scores: [1, 2, 3, 4], allowed: [true, true, true, false] });
   assert.deepEqual(await steps.evaluate((e) => e.state), sent);
   // A state the element refuses: said in `error`, and the state it draws comes back.
   await run(page, 7);
-  const refused = JSON.parse(await untilPython(page, 8, (t) => JSON.parse(t).error !== ''));
+  const refused = await untilJson(page, 8, (n) => n.error !== '');
   assert.deepEqual(refused.state, sent);
   assert.match(refused.error, /\S/);
   console.log(`# SoftmaxSteps refused: ${refused.error}`);
@@ -434,7 +460,7 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   assert.equal(await inspect.locator('attn-matrix').count(), 8);
   await page.screenshot({ path: path.join(SHOTS, 'notebook-gpt.png') });
   await run(page, 1);
-  const check = async (want) => JSON.parse(await untilPython(page, 2, (t) => t.startsWith('{') && JSON.parse(t).prompt === want));
+  const check = (want) => untilJson(page, 2, (n) => n.prompt === want);
   const first = await check('ROMEO:');
   assert.deepEqual(first.shape, [2, 4, 6, 6]);
   assert.deepEqual(first.tokens, [...'ROMEO:']);
@@ -453,7 +479,7 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   assert.deepEqual(typed.shape, [2, 4, 4, 4]);
   // A character the model does not know: the widget says so, and so does `error`.
   await run(page, 4);
-  const bad = JSON.parse(await untilPython(page, 5, (t) => JSON.parse(t).error !== ''));
+  const bad = await untilJson(page, 5, (n) => n.error !== '');
   assert.match(bad.error, /€/);
   assert.equal(bad.prompt, 'ROMEO€');
   assert.match(await inspect.evaluate((e) => e.shadowRoot.textContent), /€/, 'the widget says it too');
@@ -471,19 +497,19 @@ test('marimo: the head in mo.ui.anywidget draws, and its numbers (and an edit) r
       await page.goto(url);
       const head = page.locator('attn-head');
       await shows(head, 'out', 2, 0, '8\\.87');
+      // The numbers marimo shows now, or undefined while there is no such line, two of them
+      // (an output being replaced) or one cut short: a wait goes on past those.
+      const line = page.getByText(/^numbers: \{/);
+      const read = () => line.textContent({ timeout: 30_000 }).then((t) => jsonOr(t?.replace(/^numbers: /, '')), () => undefined);
       const numbers = async (ok) => {
-        const line = page.getByText(/^numbers: \{/);
-        for (let tries = 0; ; tries++) {
-          const text = await line.textContent({ timeout: 30_000 }).catch(() => '');
-          const got = text && JSON.parse(text.replace(/^numbers: /, ''));
-          if ((got && ok(got)) || tries === 60) return got;
-          await page.waitForTimeout(250);
-        }
+        const got = await poll(page, read, (n) => n !== undefined && ok(n), 60);
+        assert.ok(got, 'the cell that reads the widget printed its numbers');
+        return got;
       };
       const drawn = await numbers(() => true);
       close(drawn.weights, HOU.unscaled.weights_full_precision, 1e-12, 'weights in marimo');
       await cellOf(head, 'W_v', 0, 0).locator('input').fill('20');
-      const edited = await numbers((n) => n.out[0][0] === 20);
+      const edited = await numbers((n) => n.out?.[0]?.[0] === 20);
       assert.equal(edited.out[0][0], 20, 'the edit reached the cell');
       await page.screenshot({ path: path.join(SHOTS, 'notebook-marimo.png') });
     });
