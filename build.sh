@@ -212,14 +212,17 @@ build() {
     wasm=www/$pkg/attention_playground_bg.wasm
     printf 'wasm %-12s %s bytes, %s bytes gzipped\n' "$pkg:" "$(stat -c%s "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
   done
+  # The lists a bundler must see as literal imports, from the one widget manifest.
+  step "listing the widgets of www/js/widgets/manifest.js into www/js/widgets/*.gen.js"
+  node tools/widget-lists.mjs www/js/widgets
   # The formulas that never change, typeset now (KaTeX in Node, with the core's own formula):
   # a page that shows only these never loads KaTeX's script.
-  step "typesetting the fixed formulas into www/js/formulas.gen.js"
-  node tools/typeset.mjs www/js/formulas.gen.js
+  step "typesetting the fixed formulas into www/js/ui/formulas.gen.js"
+  node tools/typeset.mjs www/js/ui/formulas.gen.js
   # The built-in head's numbers, computed now by the core: an <attn-head> on its defaults
   # paints them in its first frame, before its wasm has arrived (it then draws the core's).
-  step "computing the built-in head's numbers into www/js/head-first.gen.js"
-  node tools/head-first.mjs www/js/head-first.gen.js
+  step "computing the built-in head's numbers into www/js/widgets/head/head-first.gen.js"
+  node tools/head-first.mjs www/js/widgets/head/head-first.gen.js
   # The default corpus's bigram, counted now by the core: the lesson's bigram widgets read
   # this table, not the 1 MB corpus (only the GPT trainer fetches that).
   step "counting the default corpus's bigram into www/data/bigram.bin"

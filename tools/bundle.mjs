@@ -3,7 +3,7 @@
 //
 //   node tools/bundle.mjs SRC OUT      (build.sh: www → dist/attention-playground)
 //
-// Entry points keep their paths (widgets.js, js/lesson-page.js, the workers, …), so the HTML
+// Entry points keep their paths (widgets.js, js/pages/lesson.js, the workers, …), so the HTML
 // and a teacher's <script src=".../widgets.js"> stay as they are; code that several entries
 // share, and what is imported on demand (the GPT trainer, KaTeX's script), goes into
 // js/chunk-*.js. Modules find their files with new URL('rel', import.meta.url); once a module
@@ -30,9 +30,9 @@ if (!src || !out) {
 // demo and bench pages, each worker) is one self-contained file, so a page fetches its
 // script and a chunk or two, and a worker none of the page's chunks.
 const TEACHERS = [['widgets.js'], ['attn-head.js']];
-const PAGES = ['js/lesson-page.js', 'js/embed-page.js'];
-const ALONE = ['js/explain-demo.js', 'js/bench.js', 'js/gpt-worker.js', 'js/grad-worker.js', 'js/bench-worker.js',
-  'js/widgets/variance-worker.js'];
+const PAGES = ['js/pages/lesson.js', 'js/pages/embed.js'];
+const ALONE = ['js/pages/explain-demo.js', 'js/pages/bench.js', 'js/gpt/worker.js', 'js/gpt/grad-worker.js',
+  'js/pages/bench-worker.js', 'js/widgets/notes/variance-worker.js'];
 const ROOT = '__AP_ROOT__/';
 const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 

@@ -4,7 +4,7 @@
 // draws them only while the core is on its way; once it has arrived the head draws the
 // core's own numbers (the same ones: tests/page/head-first.test.mjs compares them).
 //
-//   node tools/head-first.mjs [OUT]      (default www/js/head-first.gen.js)
+//   node tools/head-first.mjs [OUT]      (default www/js/widgets/head/head-first.gen.js)
 //
 // What: for each causal/scaled setting, the core's HeadLab on its defaults: its state()
 // (the inputs and tokens), compute() (every intermediate) and formulaSteps() (what the
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { nodeCore } from './node-core.mjs';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const out = path.resolve(process.argv[2] ?? path.join(REPO, 'www/js/head-first.gen.js'));
+const out = path.resolve(process.argv[2] ?? path.join(REPO, 'www/js/widgets/head/head-first.gen.js'));
 
 const core = await nodeCore();
 const heads = {};

@@ -1,14 +1,15 @@
 // The package data of the Python package (python/attention_playground/static/), made from
 // the built site by ./build.sh wheel:
 //
-//   widget.js      www/js/notebook.js bundled by esbuild into one module that needs no other
+//   widget.js      www/js/pages/notebook/widget.js bundled by esbuild into one module that needs no other
 //                  file: the lesson core's wasm, KaTeX (for the formulas not typeset at build
 //                  time), its stylesheet with its (cut) fonts and the bigram table are inside it (anywidget imports it from a blob: URL,
 //                  where nothing can be found relative to it: anywidget issue 921)
 //   head.json      the built-in h/o/u head, as the core's HeadLab starts (Head()'s defaults)
-//   gpt.js         the same for GptInspect (www/js/notebook-gpt.js): <attn-gpt-inspect> and the
+//   gpt.js         the same for GptInspect (www/js/pages/notebook/gpt.js): <attn-gpt-inspect> and the
 //                  GPT's simd128 build inside it
 //   tags.json      the elements widget.js defines (Widget(tag) accepts these)
+//   classes.json   the manifest's Python classes (tag, class name, summary: its docstring)
 //
 //   node tools/notebook-bundle.mjs SITE OUT   (build.sh: dist/attention-playground → python/…/static)
 //
@@ -17,6 +18,7 @@
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { nodeCore } from './node-core.mjs';
 
 const [site, out] = process.argv.slice(2).map((p) => p && path.resolve(p));
@@ -116,8 +118,8 @@ async function esm(entry, file, pkg, banned) {
 }
 
 mkdirSync(out, { recursive: true });
-const inputs = await esm('notebook.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js', 'pkg-gpt/attention_playground.js']);
-await esm('notebook-gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt-worker.js', 'gpt-client.js', 'pkg/attention_playground.js']);
+const inputs = await esm('pages/notebook/widget.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt/worker.js', 'gpt/client.js', 'pkg-gpt/attention_playground.js']);
+await esm('pages/notebook/gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt/worker.js', 'gpt/client.js', 'pkg/attention_playground.js']);
 
 // Head()'s defaults: the core's own built-in head.
 const core = await nodeCore();
@@ -139,4 +141,9 @@ for (const input of inputs) {
   for (const m of code.matchAll(/static tag = '([a-z0-9-]+)'|customElements\.define\('([a-z0-9-]+)'/g)) tags.add(m[1] ?? m[2]);
 }
 writeFileSync(path.join(out, 'tags.json'), `${JSON.stringify([...tags].sort())}\n`);
+// The Python classes of the widget manifest: the package makes those it has no code of its own for.
+const { WIDGETS } = await import(pathToFileURL(path.join(www, 'js/widgets/manifest.js')).href);
+const classes = WIDGETS.filter((w) => w.python).map(({ tag, python, summary }) => ({ tag, python, summary: summary ?? '' }));
+for (const c of classes) if (!tags.has(c.tag)) throw new Error(`manifest: ${c.python}'s <${c.tag}> is not in widget.js`);
+writeFileSync(path.join(out, 'classes.json'), `${JSON.stringify(classes, null, 1)}\n`);
 console.log(`tags.json: ${tags.size} elements`);

@@ -11,4 +11,4 @@
 // both still works, each element defined by whichever came first, but fetches the head's
 // code and core twice.
 
-import './js/widgets/attn-head.js';
+import './js/widgets/head/attn-head.js';

@@ -10,7 +10,10 @@ carries it, so nothing is fetched from the web.
 
 from ._checks import InputError
 from ._version import __version__
-from ._widgets import TAGS, Exercise, FormulaSteps, GptInspect, Head, NoteScale, Schemes, SoftmaxSteps, Widget
+from ._widgets import CLASSES, TAGS, FormulaSteps, GptInspect, Head, Widget
 
-__all__ = ["Head", "Schemes", "SoftmaxSteps", "FormulaSteps", "NoteScale", "Exercise", "GptInspect", "Widget",
-           "InputError", "TAGS", "__version__"]
+# Schemes, SoftmaxSteps, NoteScale, Exercise, …: one class per entry of the widget manifest
+# that has a Python name (www/js/widgets/manifest.js), made from it.
+globals().update(CLASSES)
+
+__all__ = ["Head", "FormulaSteps", *sorted(CLASSES), "GptInspect", "Widget", "InputError", "TAGS", "__version__"]

@@ -2,7 +2,7 @@
 
 Each check returns a clean value or raises :class:`InputError` (a ``ValueError``) whose
 message names the input and says what it expects; the widget and its state are then left
-as they were. The limits are the page's (``www/js/cell-checks.js``): at most 16 rows and
+as they were. The limits are the page's (``www/js/ui/cell-checks.js``): at most 16 rows and
 columns, finite numbers within ±1e300, tokens of at most 8 characters (as JavaScript counts
 them: UTF-16 units).
 """

@@ -285,18 +285,6 @@ def _agree(v):
             " (set both at once with head.update(x=..., tokens=...))")
 
 
-class Schemes(Widget):
-    """The averaging schemes, side by side (``<attn-schemes>``)."""
-
-    TAG = "attn-schemes"
-
-
-class SoftmaxSteps(Widget):
-    """Softmax step by step (``<attn-softmax-steps>``)."""
-
-    TAG = "attn-softmax-steps"
-
-
 class FormulaSteps(Widget):
     """The attention formula, one step at a time, on the h/o/u head (``<attn-formula-steps>``)."""
 
@@ -307,16 +295,25 @@ class FormulaSteps(Widget):
         super().__init__(lang=lang, **attributes)
 
 
-class NoteScale(Widget):
-    """Why scores are divided by √d_k (``<attn-note-scale>``)."""
+def _manifest_classes():
+    """The widget manifest's Python classes (``classes.json``, from www/js/widgets/manifest.js)
+    that need no code of their own: a ``Widget`` of their tag, its catalogue summary as the
+    docstring. A class written above must draw the tag the manifest gives it."""
+    made = {}
+    for entry in json.loads(_static("classes.json").read_text()):
+        name, tag = entry["python"], entry["tag"]
+        written = globals().get(name)
+        if written is not None:
+            if getattr(written, "TAG", None) != tag:
+                raise ImportError(f"attention_playground: {name} draws {written.TAG!r}, the manifest says {tag!r}")
+            continue
+        doc = f"{entry['summary']} (``<{tag}>``)."
+        made[name] = type(name, (Widget,), {"TAG": tag, "__doc__": doc, "__module__": __name__})
+    return made
 
-    TAG = "attn-note-scale"
 
-
-class Exercise(Widget):
-    """The lesson-1 exercise (``<attn-exercise>``)."""
-
-    TAG = "attn-exercise"
+CLASSES = _manifest_classes()
+globals().update(CLASSES)
 
 
 def _nd_to_json(value, _widget):

@@ -72,7 +72,7 @@ function withEmbed(file, fn, { tags = NOTE_WIDGETS, ...options } = {}) {
       await drawn(tags, false);
       if (await page.locator('attn-gpt-train').count()) {
         const early = (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))
-          .filter((u) => /pkg-gpt|gpt-worker|gpt-train|safetensors/.test(u));
+          .filter((u) => /pkg-gpt|\/gpt\/|gpt-train|safetensors/.test(u));
         assert.deepEqual(early, [], 'nothing of the GPT is fetched before its widget is near the viewport');
         await page.locator('attn-gpt-train').first().scrollIntoViewIfNeeded();
       }

@@ -71,7 +71,7 @@ export const TOL = 1e-4;
  *  corpus with wasm build `build`; returns { losses, step, engine, params } (params: Array). */
 export function trainIn(page, { k, n, build, crashAfter = -1 }) {
   return page.evaluate(async ({ k, n, build, crashAfter }) => {
-    const { GptClient } = await import('./js/gpt-client.js');
+    const { GptClient } = await import('./js/gpt/client.js');
     const client = new GptClient(() => {}, { build });
     try {
       const text = await (await fetch('./data/corpus.txt')).text();

@@ -32,7 +32,7 @@ const CASES = ['', 'abc', '1e400', '1/0', 'x'.repeat(100)];
 
 test('every number error has a code whose English text is the core\'s message and a Chinese text', () => withPage(async (page) => {
   const rows = await page.evaluate(async (cases) => {
-    const { errorText } = await import('./js/i18n.js');
+    const { errorText } = await import('./js/i18n/i18n.js');
     const core = document.querySelector('attn-head').core;
     return cases.map((text) => {
       try {
@@ -74,9 +74,9 @@ test('on the Chinese page a bad cell says why in Chinese, in the head and in not
 /** Runs every GPT error case on the GPT's own core (www/pkg-gpt/, on the main thread) and says each in both languages. */
 function gptErrorRows(page) {
   return page.evaluate(async () => {
-    const { errorText } = await import('./js/i18n.js');
-    await import('./js/widgets/gpt-train.js'); // its string tables
-    const { GptLab } = (await (await import('./js/wasm-build.js')).loadBuild('simd128')).wasm;
+    const { errorText } = await import('./js/i18n/i18n.js');
+    await import('./js/widgets/gpt/gpt-train.js'); // its string tables
+    const { GptLab } = (await (await import('./js/core/wasm-build.js')).loadBuild('simd128')).wasm;
     const text = 'the cat sat on the mat. '.repeat(20);
     const rows = [];
     const attempt = (what, fn) => {

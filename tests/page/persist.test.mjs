@@ -53,7 +53,7 @@ async function resumeAndCheck(page, gpt, { saved, s: before, at }) {
   assert.ok(offered >= saved.step, `offered step ${offered} ≥ first save ${saved.step}`);
   assert.ok(offered <= before.step, `offered step ${offered} ≤ the step reached ${before.step}`);
   const last = await page.evaluate(async () => {
-    const { loadSave } = await import('./js/gpt-store.js');
+    const { loadSave } = await import('./js/gpt/store.js');
     const rec = await loadSave();
     return { step: rec.step, savedAt: rec.savedAt, plot: rec.plot, source: rec.source, preset: rec.preset };
   });

@@ -76,7 +76,7 @@ const savedAtLeast = (tab, n, timeout = SAVE_MS + 30000) =>
 
 /** Every stored record, as the store lists it (state bytes as lengths). */
 const stored = ({ page }) => page.evaluate(async () => {
-  const { listRuns } = await import('./js/gpt-store.js');
+  const { listRuns } = await import('./js/gpt/store.js');
   const { runs, damaged } = await listRuns();
   return { runs: runs.map(({ state: st, ...r }) => ({ ...r, stateBytes: st.length })), damaged };
 });
@@ -236,7 +236,7 @@ async function trainedRecord(tab, steps) {
   await trainPaused(tab, steps);
   await savedAtLeast(tab, steps, 10000);
   return tab.page.evaluate(async (id) => {
-    const { loadSave } = await import('./js/gpt-store.js');
+    const { loadSave } = await import('./js/gpt/store.js');
     const rec = await loadSave(id);
     return { ...rec, state: [...rec.state] };
   }, (await state(tab)).run);
@@ -344,7 +344,7 @@ test('more runs than the limit: the oldest is offered for deletion, never one sa
   const rec = await trainedRecord(a, 20);
   // MAX_RUNS old runs beside this one (days old), then one more saved a moment ago
   await a.page.evaluate(async ({ r, n }) => {
-    const { putRun } = await import('./js/gpt-store.js');
+    const { putRun } = await import('./js/gpt/store.js');
     for (let i = 1; i <= n; i++) {
       await putRun({ ...r, state: new Uint8Array(r.state), id: `old-${i}`, name: `old ${i}`, savedAt: Date.now() - i * 86400e3 });
     }
@@ -375,7 +375,7 @@ test('more runs than the limit: the oldest is offered for deletion, never one sa
   // runs all saved within the last minute are never offered for deletion: only this
   // one and MAX_RUNS saved a moment ago are left, and a new run's first save comes
   await a.page.evaluate(async ({ r, n, keep }) => {
-    const { dropRun, listRuns, putRun } = await import('./js/gpt-store.js');
+    const { dropRun, listRuns, putRun } = await import('./js/gpt/store.js');
     for (const x of (await listRuns()).runs) if (x.id !== keep) await dropRun(x.id);
     for (let i = 1; i <= n; i++) await putRun({ ...r, state: new Uint8Array(r.state), id: `new-${i}`, savedAt: Date.now() - i * 100 });
   }, { r: rec, n: MAX_RUNS, keep: (await state(a)).run });
@@ -400,7 +400,7 @@ test('a 200,000-step run and on: the tab\'s memory and the saved record stay bou
     const s = await state(a);
     await savedAtLeast(a, s.step, 10000);
     const rec = await a.page.evaluate(async (id) => {
-      const { loadSave } = await import('./js/gpt-store.js');
+      const { loadSave } = await import('./js/gpt/store.js');
       const { state: bytes, ...rest } = await loadSave(id);
       return { stateBytes: bytes.length, restBytes: new Blob([JSON.stringify(rest)]).size, batch: rest.plot.batch.length };
     }, s.run);
@@ -471,7 +471,7 @@ test('a save that fails (quota) leaves the previous save of the run whole and re
   await until(a, () => document.querySelector('attn-gpt-train').state.saved?.error, null, 10000);
   assert.match(await a.gpt.locator('.save-note').innerText(), /the browser’s storage for this site is full/);
   const kept = await a.page.evaluate(async (id) => {
-    const { loadSave } = await import('./js/gpt-store.js');
+    const { loadSave } = await import('./js/gpt/store.js');
     const r = await loadSave(id);
     return { step: r.step, savedAt: r.savedAt, state: [...r.state] };
   }, good.id);

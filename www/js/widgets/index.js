@@ -1,17 +1,17 @@
 // Every widget module; each registers its element on import (see widget-base.js).
-import { fragmentTarget, whenNear } from '../widget-base.js';
+import { fragmentTarget, whenNear } from '../ui/schedule.js';
 
-// Part A (sections 1–4) and the explain panel and formula stepper every explainable grid
-// opens (part-a.js):
-import './part-a.js';
-// Part B (sections 5–8, part-b.js): its code and strings load once a page holds one of
-// its elements (the lesson page and the catalogue import part-b.js themselves).
-definedWhenPresent(['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
-  'attn-note-scale', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'],
-() => import('./part-b.js'));
+// The lesson set (sections 1–4) and the explain panel and formula stepper every explainable
+// grid opens; the other sets load on demand. The lists come from manifest.js.
+import './lesson-set.gen.js';
+import { loadNotes, NEAR, NOTES_TAGS } from './lazy.gen.js';
+
+// The notes set (sections 5–8): its code and strings load once a page holds one of its
+// elements (the lesson page and the catalogue import notes-set.gen.js themselves).
+definedWhenPresent(NOTES_TAGS, loadNotes);
 // Train a GPT (section 9): its code (and, through it, the GPT's wasm, the corpus and the
 // pretrained model) loads only once an <attn-gpt-train> comes near the viewport.
-lazyDefine('attn-gpt-train', () => import('./gpt-train.js'));
+for (const [tag, load] of NEAR) lazyDefine(tag, load);
 
 /**
  * Runs `load` (which defines `tags`) as soon as the document holds one of them, now or

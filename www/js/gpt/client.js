@@ -1,0 +1,57 @@
+// The page's side of the GPT worker (gpt-worker.js documents the protocol): one request
+// = one promise; the loop's events go to the listener given to the constructor.
+
+/** An Error from a worker reply or event ({ error | message, code?, params? }), with the
+ *  core's `code` and `params` back on it (message() in widget-base.js says it). */
+export function workerError(data) {
+  const err = new Error(data.error ?? data.message ?? '');
+  if (typeof data.code === 'string') Object.assign(err, { code: data.code, params: data.params ?? {} });
+  return err;
+}
+
+export class GptClient {
+  #worker;
+  #next = 1;
+  #pending = new Map();
+
+  /** `onEvent(msg)` receives the worker's events; a worker that dies (an uncaught error,
+   *  a failed start) rejects every pending call and sends { event: 'stopped', reason:
+   *  'crashed', message }: the page then needs a new GptClient. `build` ('fma' or
+   *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js). */
+  constructor(onEvent, { build } = {}) {
+    const url = new URL('./worker.js', import.meta.url);
+    if (build) url.searchParams.set('build', build);
+    this.#worker = new Worker(url, { type: 'module' });
+    this.#worker.onmessage = ({ data }) => {
+      if (data.event) {
+        onEvent(data);
+        return;
+      }
+      const p = this.#pending.get(data.id);
+      if (!p) return;
+      this.#pending.delete(data.id);
+      if (data.ok) p.resolve(data.result);
+      else p.reject(workerError(data));
+    };
+    this.#worker.onerror = (e) => {
+      e.preventDefault();
+      const err = new Error(e.message || 'the GPT worker failed to start');
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+      onEvent({ event: 'stopped', reason: 'crashed', message: err.message });
+    };
+  }
+
+  /** Sends `cmd` with `args`; resolves to its result or rejects with its error. */
+  call(cmd, args = {}, transfer = []) {
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, cmd, ...args }, transfer);
+    });
+  }
+
+  terminate() {
+    this.#worker.terminate();
+  }
+}

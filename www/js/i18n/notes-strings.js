@@ -1,0 +1,9 @@
+// Part B's strings (sections 5–8, keys b.*), added to the tables by every widget of part B
+// before it is defined: a page that shows none of them never loads them.
+
+import { addStrings } from './i18n.js';
+import PART_B from './part-b.js';
+import PART_B_PRACTICE from './part-b-practice.js';
+
+addStrings(PART_B);
+addStrings(PART_B_PRACTICE);

@@ -1,9 +1,0 @@
-// The lesson page's texts, filled in before the widgets are defined (lesson-page.js imports
-// this module first): the widgets then measure where they sit on the page as it will be
-// painted, and the first paint (render-blocking) shows every text in place.
-
-import { applyI18n } from './i18n.js';
-import './widgets/strings-a.js'; // the prose of sections 1–4 and 5–8 is in their tables
-import './widgets/strings-b.js';
-
-applyI18n();

@@ -1,7 +1,0 @@
-// Part A's strings (sections 1–4, keys a.*), added to the tables by every widget of part A
-// before it is defined: a page that shows none of them (only <attn-head>) never loads them.
-
-import { addStrings } from '../i18n.js';
-import PART_A from '../i18n/part-a.js';
-
-addStrings(PART_A);
