@@ -219,6 +219,10 @@ build() {
   # a page that shows only these never loads KaTeX's script.
   step "typesetting the fixed formulas into www/js/ui/formulas.gen.js"
   node tools/typeset.mjs www/js/ui/formulas.gen.js
+  # The errors' English, from the core's own tables (a native build shared with cargo test);
+  # fails when the Chinese tables do not fit them (a code missing, not Chinese, other params).
+  step "writing the core's English error texts into www/js/i18n/*.gen.js"
+  node tools/error-tables.mjs www/js/i18n
   # The built-in head's numbers, computed now by the core: an <attn-head> on its defaults
   # paints them in its first frame, before its wasm has arrived (it then draws the core's).
   step "computing the built-in head's numbers into www/js/widgets/head/head-first.gen.js"

@@ -1,8 +1,10 @@
 //! Coded errors: what a learner's input got wrong, as a stable code
 //! (`lesson.size`, `gpt.config.too_many_params`) and named params (`{ name, max, n }`),
 //! so that the page can say it in the learner's language (`err.<code>` in the page's
-//! string tables, filled by `errorText` in www/js/i18n.js). `Display` is the English
-//! template of the code with the params filled in; the page's English must say the same.
+//! string tables, filled by `errorText` in www/js/i18n/i18n.js). `Display` is the English
+//! template of the code with the params filled in; the page's English tables are generated
+//! from the same templates when the site is built (examples/error_tables.rs prints every
+//! table, tools/error-tables.mjs writes www/js/i18n/*.gen.js and checks the Chinese).
 //!
 //! Each domain (`gpt`, `lesson`, `shape`) owns a `MESSAGES` table of code → English
 //! template and a zero-sized marker implementing `Domain`; `Coded<D>` is an error of

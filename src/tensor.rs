@@ -16,7 +16,8 @@ pub struct Matrix {
     pub data: Vec<f64>,
 }
 
-/// Every shape code (matrices here, one head in `attention`) and its English text.
+/// Every shape code (matrices here, one head in `attention`) and its English text (the
+/// page's too: generated from this table, the Chinese in www/js/i18n/errors-lesson.js).
 pub const SHAPE_MESSAGES: Messages = &[
     (
         "shape.matrix.len",

@@ -1,8 +1,8 @@
 //! `ExplainError`: why a cell cannot be explained, as a stable code (`explain.out_of_range`)
 //! and named params (`{ matrix, rows, cols, row, col }`), so that the page says it in the
-//! learner's language (`err.<code>` in www/js/i18n/errors-explain.js). `Display` is the
-//! English text of `MESSAGES` with the params filled in; the page's English table says
-//! the same (tests/explain).
+//! learner's language (`err.<code>`; the Chinese in www/js/i18n/errors-explain.js).
+//! `Display` is the English text of `MESSAGES` with the params filled in; the page's
+//! English table is generated from `MESSAGES` (tools/error-tables.mjs).
 
 use std::fmt;
 

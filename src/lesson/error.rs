@@ -1,8 +1,9 @@
 //! `LessonError`: what a learner's input to a demonstration got wrong, as a stable
 //! code and named params (`crate::error`), so that the page says it in the learner's
-//! language (`err.<code>` in www/js/i18n/errors-lesson.js). The lesson passes on the
-//! shape errors of `tensor`/`attention` and the number parser's errors with their own
-//! codes, so its domain lists those tables too.
+//! language (`err.<code>`: the English generated from `MESSAGES`, the Chinese in
+//! www/js/i18n/errors-lesson.js). The lesson passes on the shape errors of
+//! `tensor`/`attention` and the number parser's errors with their own codes, so its
+//! domain lists those tables too.
 
 use std::fmt;
 
@@ -84,9 +85,9 @@ pub const MESSAGES: Messages = &[
     ("lesson.bigram.table", "the bigram table (data/bigram.bin) is damaged or from another version: build the site again"),
 ];
 
-/// The number parser's codes (`NumberError::code`) and its English, which the page
-/// already says from `err.number.*` (www/js/i18n/errors-number.js); tests/lesson_errors.rs
-/// holds each equal to `NumberError`'s `Display`.
+/// The number parser's codes (`NumberError::code`) and its English, which the page says
+/// from `err.number.*` (generated; the Chinese in www/js/i18n/errors-number.js);
+/// tests/lesson_errors.rs holds each equal to `NumberError`'s `Display`.
 pub const NUMBER_MESSAGES: Messages = &[
     (
         "number.empty",

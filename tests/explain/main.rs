@@ -8,8 +8,6 @@ mod common;
 mod errors;
 mod extra;
 mod head;
-#[path = "../page_tables/mod.rs"]
-mod page_tables;
 mod scheme;
 mod sources;
 mod view;

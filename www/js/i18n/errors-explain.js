@@ -1,33 +1,7 @@
-// Errors of the explanations (ExplainError, src/explain/error.rs): why a cell cannot be
-// explained, said from its code and params (errorText in i18n.js). The English equals the
-// core's MESSAGES (tests/explain/errors.rs checks it); {name} is a param.
-
-export const en = {
-  'err.explain.unknown_kind': 'unknown matrix “{name}”: use q, k, v, scores, masked_scores, weights or out',
-  'err.explain.unknown_scheme': 'unknown scheme “{name}”: use loop, matrix or softmax',
-  'err.explain.unknown_grid': 'unknown grid “{name}”: use masked_before, masked_after, unmasked_before or unmasked_after',
-  'err.explain.out_of_range': '{matrix} is {rows}×{cols}: there is no cell ({row}, {col})',
-  'err.explain.not_in_scheme': 'the {scheme} scheme has no {matrix} matrix',
-  'err.explain.no_projection': '{matrix} cannot be explained here: the head\'s inputs and weights are not known',
-  'err.explain.not_here.head': 'an attention head has no {matrix} matrix to explain',
-  'err.explain.not_here.probe': 'the head probe has no {matrix} matrix to explain',
-  'err.explain.not_here.normalise': 'the normalising widget has no {matrix} matrix to explain',
-  'err.explain.not_here.position': 'the position table has no {matrix} matrix to explain',
-  'err.explain.not_here.exercise': 'the exercise has no {matrix} matrix to explain',
-  'err.explain.not_here.wrong_axis': 'the wrong-axis exercise has no {matrix} matrix to explain',
-  'err.explain.shape.head_size': 'q has {d} columns but k has {d_k}: q and k need the same head size',
-  'err.explain.shape.values': 'k has {t_in} rows but v has {t_v}',
-  'err.explain.shape.mask': 'the mask is {rows}×{cols} but scores are {t_out}×{t_in}',
-  'err.explain.shape.projection': '{x} ({t}×{c}) times {w}ᵀ ({d}×{c_w}) does not give a {rows}×{cols} matrix',
-  'err.explain.shape.drawn': 'the stored masked_scores, weights and out are {got}, expected {want}',
-  'err.explain.shape.window': 'a {rows}×{cols} window at offset {offset} with row stride {stride} does not fit in {len} numbers',
-  'err.explain.shape.keepdim_square': 'the keepdim trap needs a square matrix, not {rows}×{cols}',
-  'err.explain.shape.size': '{name} must be 1 to {max}, got {n}',
-  'err.explain.shape.no_batch': 'there are {b} batches: no batch {batch}',
-  'err.explain.zero_sum.row': 'row {i} of A sums to 0: this matrix is not drawn',
-  'err.explain.zero_sum.column': 'column {i} of A sums to 0: this matrix is not drawn',
-  'err.explain.zero_sum.all': 'A sums to 0: this matrix is not drawn',
-};
+// Errors of the explanations (ExplainError, src/explain/error.rs) in Chinese: why a cell
+// cannot be explained, said from its code and params (errorText in i18n.js); {name} is a
+// param. The English is the core's MESSAGES, generated when the site is built
+// (errors.gen.js, tools/error-tables.mjs, which checks this table against it).
 
 export const zh = {
   'err.explain.unknown_kind': '没有叫“{name}”的矩阵：请用 q、k、v、scores、masked_scores、weights 或 out',

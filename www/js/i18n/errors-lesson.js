@@ -1,77 +1,9 @@
 // Errors from the Rust core's lesson and head (LessonError in src/lesson/error.rs,
-// ShapeError in src/tensor.rs), by code: errorText in i18n.js fills the {name} params.
-// The English must be the core's own text and the Chinese must have the same params
-// (tests/lesson_errors.rs). The number parser's codes (err.number.*) are in en.js/zh.js.
+// ShapeError in src/tensor.rs), in Chinese, by code: errorText in i18n.js fills the {name}
+// params. The English is the core's own, generated when the site is built (errors.gen.js,
+// tools/error-tables.mjs), which also checks that every code has a Chinese text here, in
+// Chinese, with the English's params. The number parser's codes are in errors-number.js.
 // err.lesson.explain carries an explanation's English until explanations have codes.
-
-// The core's English, word for word.
-export const en = {
-  "err.shape.matrix.len": "a {rows}×{cols} matrix needs {need} numbers, got {n}",
-  "err.shape.matrix.ragged": "row {row} has {n} numbers but row 0 has {cols}",
-  "err.shape.head.weight_cols": "{name} has {cols} columns but x has {c} channels (nn.Linear layout is (d, C))",
-  "err.shape.head.weight_rows": "{name} has no rows: head size must be ≥ 1",
-  "err.shape.head.head_size": "W_q has {q} rows but W_k has {k}: q and k need the same head size",
-  "err.shape.head.channels": "queries have {q} channels but keys/values have {kv}",
-  "err.shape.head.mask": "the mask is {rows}×{cols} but scores are {t_out}×{t_in}",
-  "err.lesson.size": "{name} must be between 1 and {max}, got {n}",
-  "err.lesson.size.numbers": "the number of numbers must be between 1 and {max}, got {n}",
-  "err.lesson.size.options": "the number of options must be between 1 and {max}, got {n}",
-  "err.lesson.size.dimensions": "the number of dimensions must be between 1 and {max}, got {n}",
-  "err.lesson.size.each_d": "each d must be between 1 and {max}, got {n}",
-  "err.lesson.size.scores": "the number of scores must be between 1 and {max}, got {n}",
-  "err.lesson.size.factors": "the number of factors must be between 1 and {max}, got {n}",
-  "err.lesson.size.rows": "rows must be between 1 and {max}, got {n}",
-  "err.lesson.size.keys": "keys must be between 1 and {max}, got {n}",
-  "err.lesson.size.word_length": "the word length must be between 1 and {max}, got {n}",
-  "err.lesson.size.vocab_size": "vocab size must be between 1 and {max}, got {n}",
-  "err.lesson.matrix.size": "{name} must have between 1 and {max} rows and columns, got {rows}×{cols}",
-  "err.lesson.the_matrix.size": "the matrix must have between 1 and {max} rows and columns, got {rows}×{cols}",
-  "err.lesson.not_finite": "{name}: entry {i} is not a finite number",
-  "err.lesson.the_matrix.not_finite": "the matrix: entry {i} is not a finite number",
-  "err.lesson.head.overflow": "the numbers grew too large to compute (a score overflowed): use smaller weights or inputs",
-  "err.lesson.head.score_overflow": "a score overflowed: use smaller weights or inputs",
-  "err.lesson.head.pair_range": "x has {rows} rows: receiver and source must be 0..{last}",
-  "err.lesson.head.receiver_range": "there are {n} receivers: pick 0..{last}",
-  "err.lesson.head.bias_len": "b_q and b_k need {d} numbers each (the head size), got {q} and {k}",
-  "err.lesson.backward.dout_shape": "dout must have the shape of out, {rows}×{cols}, got {dout_rows}×{dout_cols}",
-  "err.lesson.answer.empty": "type your answer: a number, or several separated by commas",
-  "err.lesson.answer.unknown_question": "unknown question “{id}”: one of {ids}",
-  "err.lesson.content.no_vector": "{char} has no vector here: use h, o, u and y",
-  "err.lesson.content.word": "type a word of 1 to 16 letters from h, o, u, y",
-  "err.lesson.position.not_in_table": "{char} is not in the toy table: use only the letters d, o, g and s",
-  "err.lesson.scaling.samples": "n must be between 2 and 200000 samples, got {n}",
-  "err.lesson.scaling.too_much_work": "n · Σd = {work} products is too much work for one click (limit {limit}): lower n",
-  "err.lesson.scaling.overflow": "scores × {factor} overflow: use smaller numbers",
-  "err.lesson.ladder.flags": "give one allowed/masked flag per score: {scores} scores but {flags} flags",
-  "err.lesson.ladder.trap_square": "the trap needs a square matrix: a ({rows},) vector only broadcasts against ({rows}, {cols}) when {rows} = {cols} (otherwise NumPy and PyTorch raise an error)",
-  "err.lesson.ladder.zero_row": "row {row} sums to 0: dividing by it is a division by zero",
-  "err.lesson.practice.values": "give one value per score: {scores} scores, {values} values",
-  "err.lesson.practice.overflow": "the scores overflow: use smaller numbers",
-  "err.lesson.practice.c_range": "keep c between -1000000 and 1000000",
-  "err.lesson.exercise.score_line": "score line “{choice}”: choose scaled, unscaled or dk",
-  "err.lesson.exercise.mask": "mask “{choice}”: choose upper, lower, none or diagonal",
-  "err.lesson.exercise.axis": "softmax axis “{choice}”: choose last (-1) or receivers (-2)",
-  "err.lesson.input.rows": "{name} must have between 1 and {max} rows, got {rows}×{cols}",
-  "err.lesson.input.cols": "{name} must have between 1 and {max} columns, got {rows}×{cols}",
-  "err.lesson.input.not_finite": "{name}: entry {i} (row {row}, column {col}) is not a finite number",
-  "err.lesson.input.shape": "{name}: {reason}",
-  "err.lesson.input.malformed": "{what}: {detail}",
-  "err.lesson.input.unknown_matrix": "unknown matrix “{name}”: use x, W_q, W_k or W_v",
-  "err.lesson.input.no_cell": "{name} is {rows}×{cols}: there is no cell ({row}, {col})",
-  "err.lesson.input.trace_no_v": "explainTrace: this trace has no v, so its outputs cannot be explained",
-  "err.lesson.input.trace_scale": "explainTrace: scale must be a positive number, got {value}",
-  "err.lesson.input.wrong_axis": "explainWrongAxis: “{which}”: use right or wrong",
-  "err.lesson.notes.no_sequence": "sequence {seq} does not exist: the batch has two, 0 and 1",
-  "err.lesson.explain": "{detail}",
-  "err.lesson.proofs.from_range": "the first changed position must be between 1 and {max} (T − 1) so that earlier positions exist",
-  "err.lesson.bigram.corpus_len": "the corpus needs 2 to {max} characters to count pairs, got {n}",
-  "err.lesson.bigram.vocab": "the corpus has {v} distinct characters; the bigram table would be {v}×{v}: use a text with at most {max}",
-  "err.lesson.bigram.not_in_vocab": "the character {char} (U+{hex}) is not in the corpus vocabulary of {n} characters: remove it or type another word",
-  "err.lesson.bigram.words": "give between 1 and {max} words",
-  "err.lesson.bigram.word_len": "each word needs 1 to {max} characters, “{word}” has {n}",
-  "err.lesson.bigram.chunk": "a chunk needs 2 to {max} characters (block_size + 1), got {n}",
-  "err.lesson.bigram.table": "the bigram table (data/bigram.bin) is damaged or from another version: build the site again"
-};
 
 // 中文：与英文相同的参数。
 export const zh = {

@@ -1,13 +1,9 @@
-// Errors of the core's number parser (a typed cell, a URL value), by code: the core
-// throws { code, params } and errorText (i18n.js) says "err.<code>" in the page's language.
+// Errors of the core's number parser (a typed cell, a URL value) in Chinese, by code: the
+// core throws { code, params } and errorText (i18n.js) says "err.<code>" in the page's
+// language. The English is the core's NUMBER_MESSAGES, generated when the site is built
+// (errors.gen.js, tools/error-tables.mjs, which checks this table against it).
 
 export default {
-  en: {
-    'err.number.empty': 'empty cell: type a number such as 0, -1.5 or 1/3',
-    'err.number.not_a_number': '“{text}” is not a number: type digits such as 2, -0.5, 1e-3 or 1/3',
-    'err.number.not_finite': '“{text}” is too large (or not finite): use a value between -1e300 and 1e300',
-    'err.number.division_by_zero': 'a fraction cannot have 0 below the line',
-  },
   zh: {
     'err.number.empty': '空格子：请输入一个数，例如 0、-1.5 或 1/3',
     'err.number.not_a_number': '“{text}”不是数字：请输入 2、-0.5、1e-3 或 1/3 这样的数',

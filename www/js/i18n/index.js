@@ -11,6 +11,10 @@
 
 export * as shell from './shell.js';
 export * as partC from './part-c.js';
+// The errors' English is the core's own, generated when the site is built (errors.gen.js,
+// by tools/error-tables.mjs; the GPT's comes with part-gpt.js); their Chinese is by code in
+// errors-number.js, errors-lesson.js and errors-explain.js.
+export * as errors from './errors.gen.js';
 export * as errorsNumber from './errors-number.js';
 export * as errorsLesson from './errors-lesson.js';
 export * as errorsExplain from './errors-explain.js';

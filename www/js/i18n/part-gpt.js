@@ -2,7 +2,11 @@
 // <attn-gpt-inspect> and the loss plot. Keys start with "gpt." (the section's title, s9Title, is the shell's: the
 // page's contents name it before the trainer's code has come).
 // Errors from the Rust core (a config, text, prompt or file it refuses) arrive with a code
-// and params and are said from the 'err.gpt.…' entries below (errorText in i18n.js).
+// and params and are said from the 'err.gpt.…' entries (errorText in i18n.js): the English
+// is the core's MESSAGES (src/gpt/error.rs), generated when the site is built
+// (errors-gpt.gen.js, tools/error-tables.mjs, which checks the Chinese below against it).
+
+import { en as ERRORS } from './errors-gpt.gen.js';
 
 export default {
   en: {
@@ -140,63 +144,8 @@ export default {
     'gpt.generate': 'Generate',
     'gpt.badTemperature': 'Temperature must be a number above 0 (or tick greedy).',
     // Errors from the Rust core (GptError in src/gpt/error.rs), by code: errorText in
-    // i18n.js fills the params; the English must be the core's own text (tests/gpt_errors.rs).
-    'err.gpt.config.size_range': '{name} must be between 1 and {max}, got {value}',
-    'err.gpt.config.too_many_layers': 'n_layer is {n}; the limit is {limit} layers',
-    'err.gpt.config.heads_divide': 'n_embd ({n_embd}) must be divisible by n_head ({n_head}): each head gets n_embd / n_head channels',
-    'err.gpt.config.too_many_params': 'this config has {n} parameters; the limit is {limit} (25 M) so training fits in memory',
-    'err.gpt.config.activations': 'batch_size {batch_size} × block_size {block_size} needs {mb} MB of activations; the limit is {limit} MB',
-    'err.gpt.config.unknown_preset': 'unknown preset {name}; choose one of {presets}',
-    'err.gpt.config.bad_lr': 'lr must be a positive number, got {value}',
-    'err.gpt.config.bad_weight_decay': 'weight_decay must be ≥ 0, got {value}',
-    'err.gpt.config.not_valid': 'the config is not valid: {detail} (fields: preset, n_layer, n_head, n_embd, block_size, batch_size, lr, weight_decay, bias, causal)',
-    'err.gpt.text.empty': 'the text is empty: paste or upload some text to train on',
-    'err.gpt.text.one_char': 'the text uses only one character ({char}): there is nothing to predict; use text with at least two different characters',
-    'err.gpt.text.too_long': 'the text has {n} characters; the limit is {limit} (20 M)',
-    'err.gpt.data.too_short': 'the text is too short: block_size {block_size} needs more than {block_size} characters in both the 90 % train split ({train}) and the 10 % validation split ({val}); use at least {need} characters',
-    'err.gpt.data.not_in_vocab': "characters not in the model's vocab: {chars}",
-    'err.gpt.parallel.slice': 'rows {start} to {end} (excluded) are not a slice of the batch: a slice has at least one row and ends at or before row {batch_size}',
-    'err.gpt.parallel.rows': 'a slice of {rows} rows does not fit a batch of {batch_rows} rows (batch_size {batch_size})',
-    'err.gpt.parallel.params_len': 'the weights have {n} values; the model has {expected}',
-    'err.gpt.parallel.grads_len': 'the gradient has {n} values; the model has {expected}',
-    'err.gpt.parallel.bad_config': 'the replica config is not valid: {detail}',
-    'err.gpt.trainer.vocab_mismatch': "the text's vocab has {text_n} characters but the model has {model_n}",
-    'err.gpt.sample.empty_prompt': 'the prompt is empty: give at least one character',
-    'err.gpt.prompt.empty': 'the prompt is empty: type at least one character',
-    'err.gpt.sample.bad_temperature': 'temperature must be > 0 (or use greedy), got {value}',
-    'err.gpt.generate.temperature_nan': 'temperature must be a number',
-    'err.gpt.generate.too_many': 'at most {max} characters per call, asked for {n}',
-    'err.gpt.sample.small_buffers': 'activations for {b_max}×{t_max} cannot hold a context of block_size {block_size}',
-    'err.gpt.explain.no_head': 'no head {head} in layer {layer}: the model has {n_layer} layers of {n_head} heads',
-    'err.gpt.model.batch_too_big': 'a batch of {b}×{t} does not fit buffers for {b_max}×{t_max} (block_size {block_size})',
-    'err.gpt.model.ids_len': '{what} has {n} ids, expected {b}×{t}',
-    'err.gpt.model.id_outside_vocab': '{what} contains id {id}, outside the vocab of {vocab_size}',
-    'err.gpt.checkpoint.not_safetensors': 'not a valid safetensors checkpoint (corrupt or truncated?): {detail}',
-    'err.gpt.checkpoint.invalid': 'not a valid safetensors checkpoint: {detail}',
-    'err.gpt.checkpoint.not_tensors': 'not safetensors: {detail}',
-    'err.gpt.checkpoint.no_metadata': 'the safetensors file has no metadata: a GPT checkpoint needs vocab, vocab_size, block_size, n_layer, n_head, n_embd and bias',
-    'err.gpt.checkpoint.meta_missing': 'checkpoint metadata lacks {key}',
-    'err.gpt.checkpoint.meta_not_number': 'checkpoint metadata {key} is {value}, not a whole number',
-    'err.gpt.checkpoint.meta_bias': 'checkpoint metadata "bias" is {value}, expected "true" or "false"',
-    'err.gpt.checkpoint.bad_config': 'checkpoint config: {reason}',
-    'err.gpt.checkpoint.vocab_not_json': 'checkpoint vocab is not a JSON array of strings: {detail}',
-    'err.gpt.checkpoint.vocab_entry': 'checkpoint vocab entry {entry} is not exactly one character',
-    'err.gpt.checkpoint.vocab_size': 'checkpoint vocab has {n} entries but vocab_size is {vocab_size}',
-    'err.gpt.checkpoint.vocab_duplicate': 'checkpoint vocab lists a character twice',
-    'err.gpt.checkpoint.unexpected_tensor': 'checkpoint has an unexpected tensor {name} for this config',
-    'err.gpt.checkpoint.missing_tensor': 'checkpoint lacks tensor {name}',
-    'err.gpt.checkpoint.tensor_dtype': 'tensor {name} is {dtype}, expected F32',
-    'err.gpt.checkpoint.tensor_shape': 'tensor {name} has shape {shape}, expected {expected}',
-    'err.gpt.checkpoint.tensor_bytes': 'tensor {name} has {n} bytes, expected {expected}',
-    'err.gpt.state.not_state': 'this is not a saved training state',
-    'err.gpt.state.truncated': 'the saved training state is truncated',
-    'err.gpt.state.damaged': 'the saved training state is damaged: {detail}',
-    'err.gpt.state.wrong_length': 'the saved training state has {n} bytes after its header, expected {expected}',
-    'err.gpt.state.wrong_length_more': 'the saved training state has {n} bytes after its header, expected more',
-    'err.gpt.state.moments': 'the saved optimizer state has {n} values per moment; the model has {params} parameters',
-    'err.gpt.lab.text_cannot_train': 'the current text cannot train this model: {reason}',
-    'err.gpt.lab.no_text': 'no training text was given with this model',
-    'err.gpt.lab.untrainable': 'this model cannot be trained here: {reason}',
+    // i18n.js fills the params; the English is the core's own text, generated.
+    ...ERRORS,
   },
   zh: {
     'gpt.model': '模型',
