@@ -1,6 +1,6 @@
 // The keyboard of <attn-matrix>, the same in its heatmap and its table view: which key
 // explains a cell, and which cell a key moves the focus to. Pure functions of the key,
-// the cell and its input (if any): the element applies them to the view on screen.
+// the cell and its input (if any): attn-matrix-events.js applies them to the view on screen.
 
 /** Whether `e` asks for the focused cell's explanation: Enter or Space on a cell,
  *  Shift+Enter in a cell's input (Enter commits there). */

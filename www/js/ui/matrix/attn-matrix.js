@@ -34,16 +34,18 @@
 // cells, Enter commits and moves down, Escape restores the last valid number.
 // The element does no attention math: it only turns numbers into text and colour.
 // Its parts: attn-matrix-table.js (the heatmap's and the table view's DOM),
-// attn-matrix-keys.js (the keyboard, one for both views), attn-matrix-css.js.
+// attn-matrix-views.js (which view is on screen, its cells and marks),
+// attn-matrix-edit.js (typed text and error marks), attn-matrix-text.js (captions,
+// hint, cell names), attn-matrix-events.js (clicks, keys, focus and typing, one set for
+// both views), attn-matrix-keys.js (what a key does), attn-matrix-css.js.
 
-import { formatInput } from '../format.js';
 import { styles } from './attn-matrix-css.js';
-import { buildHeatmap, drawExactTable, drawReadout, dropExactTable, paintHeatmap, setAttr, setText } from './attn-matrix-table.js';
-import { isExplainKey, keyTarget } from './attn-matrix-keys.js';
-import { addStrings, langOf, onLangChange, t } from '../../i18n/i18n.js';
-import PART_C from '../../i18n/part-c.js';
-
-addStrings(PART_C);
+import { CellEdits } from './attn-matrix-edit.js';
+import { listen } from './attn-matrix-events.js';
+import { buildHeatmap, drawReadout, paintHeatmap, setAttr, setText } from './attn-matrix-table.js';
+import { cellLabel, gridName, gridWords, spokenCell, tableWords } from './attn-matrix-text.js';
+import { MatrixViews } from './attn-matrix-views.js';
+import { langOf, onLangChange } from '../../i18n/i18n.js';
 
 class AttnMatrix extends HTMLElement {
   static observedAttributes = ['editable', 'palette', 'label', 'explainable', 'table', 'lang'];
@@ -52,23 +54,16 @@ class AttnMatrix extends HTMLElement {
   #rowLabels = [];
   #colLabels = [];
   #shape = '';
-  #cells = [];
-  #plainCells = [];
-  #inputs = [];
-  #sent = [];
   #paint = [];
   #drawn = [];
-  #errors = new Map();
   #focused = -1;
-  #sources = new Set();
-  #selected = -1;
   #offLang = null;
+  #views;
+  #edits;
   #table;
-  #plain;
   #toggle;
   #hint;
   #readout;
-  #error;
 
   constructor() {
     super();
@@ -80,25 +75,23 @@ class AttnMatrix extends HTMLElement {
       + '<button type="button" class="as-table" aria-pressed="false" hidden></button></div>'
       + '<div class="error" role="alert"></div><span class="sr-only" id="hint"></span>';
     this.#table = root.querySelector('.heatmap table');
-    this.#plain = root.querySelector('table.plain');
+    const plain = root.querySelector('table.plain');
     this.#toggle = root.querySelector('button.as-table');
     this.#hint = root.querySelector('#hint');
     this.#readout = root.querySelector('.readout');
-    this.#error = root.querySelector('.error');
+    this.#views = new MatrixViews(this, this.#table, plain);
+    this.#edits = new CellEdits(root.querySelector('.error'), () => this.language,
+      (i, text) => this.#cellEvent('cell-edit', i, { text }));
     this.#toggle.addEventListener('click', () => this.toggleAttribute('table'));
-    // the heatmap and the table view answer clicks, keys and focus alike
-    for (const [view, inTable] of [[this.#table, false], [this.#plain, true]]) {
-      view.addEventListener('click', (e) => this.#onClick(e, inTable));
-      view.addEventListener('keydown', (e) => this.#onKey(e, inTable));
-      view.addEventListener('focusin', (e) => this.#onFocus(e, inTable));
-    }
-    this.#table.addEventListener('input', (e) => this.#onInput(e));
-    this.#table.addEventListener('focusout', () => { this.#focused = -1; this.#showReadout(-1); });
-    this.#table.addEventListener('mouseover', (e) => {
-      const i = this.#indexOf(e.target);
-      this.#showReadout(i >= 0 ? i : this.#focused);
+    listen(this, this.#table, plain, {
+      views: this.#views,
+      edits: this.#edits,
+      value: () => this.#value,
+      explain: (i) => this.#cellEvent('cell-explain', i, { label: gridName(this) }),
+      focus: (i) => { this.#focused = i; this.#showReadout(i); },
+      // the pointer's cell, else (the pointer gone) the focused one
+      hover: (i) => this.#showReadout(i >= 0 ? i : this.#focused),
     });
-    this.#table.addEventListener('mouseleave', () => this.#showReadout(this.#focused));
   }
 
   get value() {
@@ -158,69 +151,45 @@ class AttnMatrix extends HTMLElement {
       const i = this.#index(c?.row, c?.col);
       if (i >= 0) next.add(i);
     }
-    this.#sources = next;
-    this.#paintMarks();
+    this.#views.sources = next;
   }
 
   /** Marks the cell being explained (null clears). */
   markSelected(row, col) {
-    this.#selected = row == null ? -1 : this.#index(row, col);
-    this.#paintMarks();
+    this.#views.selected = row == null ? -1 : this.#index(row, col);
   }
 
   /** The element showing cell (row, col) in the current view, or null. */
   cellAt(row, col) {
     const i = this.#index(row, col);
-    if (i < 0) return null;
-    if (this.#tableShown()) return this.#plainCells[i] ?? null;
-    return this.#inputs[i] ?? this.#cells[i] ?? null;
+    return i < 0 ? null : this.#views.cellAt(i);
   }
 
   /** Marks a cell as holding text that is not a number and shows `message` (a string,
    *  or (lang) => string to follow the grid's language). */
   setCellError(row, col, message) {
     const i = this.#index(row, col);
-    if (i < 0) return;
-    this.#errors.delete(i);
-    this.#errors.set(i, typeof message === 'function' ? message : () => String(message));
-    this.#paintError(i);
+    if (i >= 0) this.#edits.mark(i, typeof message === 'function' ? message : () => String(message));
   }
 
   clearCellError(row, col) {
     const i = this.#index(row, col);
-    if (i < 0 || !this.#errors.delete(i)) return;
-    this.#paintError(i);
+    if (i >= 0) this.#edits.unmark(i);
   }
 
   /** Drops every error mark and puts the last valid number back into those cells. */
   clearErrors() {
-    const marked = [...this.#errors.keys()];
-    this.#errors.clear();
-    for (const i of marked) {
-      this.#paintError(i);
-      const input = this.#inputs[i];
-      if (input) {
-        input.value = formatInput(this.#value.data[i]);
-        this.#sent[i] = input.value;
-      }
-    }
+    this.#edits.unmarkAll(this.#value?.data);
   }
 
   /** clearErrors(), and every input shows the grid's own number again: text typed there
    *  that its widget has not taken (before its core arrived) is dropped. */
   revert() {
     this.clearErrors();
-    const v = this.#value;
-    if (!v) return;
-    this.#inputs.forEach((input, i) => {
-      const text = formatInput(v.data[i]);
-      if (input.value === text) return;
-      input.value = text;
-      this.#sent[i] = text;
-    });
+    if (this.#value) this.#edits.revert(this.#value.data);
   }
 
-  get hasErrors() { return this.#errors.size > 0; }
+  get hasErrors() { return this.#edits.marked; }
 
   // ---- drawing ----
 
@@ -228,22 +197,6 @@ class AttnMatrix extends HTMLElement {
     const v = this.#value;
     if (!v || !Number.isInteger(row) || !Number.isInteger(col)) return -1;
     return row >= 0 && row < v.rows && col >= 0 && col < v.cols ? row * v.cols + col : -1;
-  }
-
-  /** The index of the cell holding `node` in the heatmap (in the table view: `inTable`), or -1. */
-  #indexOf(node, inTable = false) {
-    const td = node instanceof Element ? node.closest('td') : null;
-    return td ? (inTable ? this.#plainCells : this.#cells).indexOf(td) : -1;
-  }
-
-  #tableShown() {
-    return this.hasAttribute('table') && this.#plainCells.length > 0;
-  }
-
-  /** The heatmap is hidden in table view, except in an editable grid (its cells are
-   *  where one types). */
-  #heatmapShown() {
-    return !this.hasAttribute('table') || this.editable;
   }
 
   #setLabels(which, labels) {
@@ -260,115 +213,51 @@ class AttnMatrix extends HTMLElement {
     const shape = `${rows}x${cols}:${editable}`;
     if (shape === this.#shape) return;
     this.#shape = shape;
-    this.#errors.clear();
-    ({ cells: this.#cells, inputs: this.#inputs } = buildHeatmap(this.#table, rows, cols, editable, this.explainable));
-    this.#sent = new Array(rows * cols).fill(null);
+    const { cells, inputs } = buildHeatmap(this.#table, rows, cols, editable, this.explainable);
+    this.#views.reset(cells, inputs);
+    this.#edits.reset(cells, inputs);
     this.#paint = new Array(rows * cols).fill(null);
     this.#drawn = new Array(rows * cols).fill(null);
-    this.#sources = new Set();
-    this.#selected = -1;
-    this.#error.textContent = '';
   }
 
-  /** Source outlines and the selected mark, in each view that is on screen (and
-   *  cleared from a hidden one, so a view switch carries them over). */
-  #paintMarks() {
-    const paint = (cells, shown) => cells.forEach((td, i) => {
-      td.classList.toggle('source', shown && this.#sources.has(i));
-      td.classList.toggle('selected', shown && i === this.#selected);
-    });
-    paint(this.#cells, this.#heatmapShown());
-    paint(this.#plainCells, this.#tableShown());
-  }
-
-  /** Caption, hint, toggle and the plain table of exact values (in table view). */
+  /** Caption, hint, toggle, error line, and the view(s) on screen. */
   #renderText() {
     const { rows, cols } = this.#value;
     const lang = this.language;
-    const name = this.getAttribute('label') ?? this.id ?? '';
-    const explain = this.explainable ? t(this.editable ? 'c.cellHintEdit' : 'c.cellHint', {}, lang) : '';
-    setText(this.#hint, explain);
-    const caption = t('c.caption', { name, rows, cols }, lang);
-    setText(this.#table.caption, explain ? `${caption} ${explain}` : caption);
-    const asTable = this.hasAttribute('table');
+    const name = gridName(this);
+    const words = gridWords(name, rows, cols, { explainable: this.explainable, editable: this.editable }, lang);
+    setText(this.#hint, words.hint);
+    setText(this.#table.caption, words.caption);
     this.#toggle.hidden = !this.hasAttribute('table-toggle');
-    setText(this.#toggle, t('c.asTable', {}, lang));
-    this.#showErrorText();
-    setAttr(this.#toggle, 'aria-pressed', String(asTable));
-    const heatmap = this.#table.parentElement;
-    const exact = this.#plain.parentElement;
-    if (heatmap.hidden !== !this.#heatmapShown()) heatmap.hidden = !this.#heatmapShown();
-    if (exact.hidden !== !asTable) exact.hidden = !asTable;
-    // Out of table view the table is dropped, so a cell (row, col) exists once in the DOM.
-    if (!asTable) {
-      this.#plainCells = dropExactTable(this.#plain);
-      return;
-    }
-    const rounded = this.getAttribute('table') === 'rounded';
-    this.#plainCells = drawExactTable(this.#plain, this.#value, this.#rowLabels, this.#colLabels, {
-      caption: t(rounded ? 'c.caption' : 'c.exactCaption', { name, rows, cols }, lang),
-      masked: t('c.masked', {}, lang),
-      rounded,
-    }, this.explainable);
+    setText(this.#toggle, words.toggle);
+    this.#edits.showError();
+    setAttr(this.#toggle, 'aria-pressed', String(this.hasAttribute('table')));
+    this.#views.show(this.#value, this.#rowLabels, this.#colLabels,
+      () => tableWords(name, rows, cols, this.getAttribute('table') === 'rounded', lang));
   }
 
   #label(i) {
-    const { cols } = this.#value;
-    const r = Math.floor(i / cols);
-    const c = i % cols;
-    const name = this.getAttribute('label') ?? this.id ?? '';
-    return `${name}[${this.#rowLabels[r] ?? r}, ${this.#colLabels[c] ?? c}]`;
-  }
-
-  /** Cell i as a screen reader says it: "W_q row d0 column c2" (subscripts as digits). */
-  #spoken(i) {
-    const { cols } = this.#value;
-    const [r, c] = [Math.floor(i / cols), i % cols];
-    const plain = (s) => String(s).replace(/[\u2080-\u2089]/g, (d) => String(d.charCodeAt(0) - 0x2080));
-    return t('cellName', {
-      name: this.getAttribute('label') ?? this.id ?? '',
-      row: plain(this.#rowLabels[r] ?? r),
-      col: plain(this.#colLabels[c] ?? c),
-    }, this.language);
+    return cellLabel(gridName(this), this.#rowLabels, this.#colLabels, this.#value.cols, i);
   }
 
   #render(previous) {
     const rebuilt = this.#shape !== `${this.#value.rows}x${this.#value.cols}:${this.editable}`;
     this.#build();
-    const { data } = this.#value;
-    paintHeatmap(this.#table, this.#cells, this.#value, {
+    const { data, cols } = this.#value;
+    const { cells, inputs } = this.#views;
+    paintHeatmap(this.#table, cells, this.#value, {
       rowLabels: this.#rowLabels, colLabels: this.#colLabels, name: this.getAttribute('label') ?? '',
       palette: this.getAttribute('palette') ?? 'none', label: (i) => this.#label(i), painted: this.#paint, drawn: this.#drawn,
-      withText: !this.#inputs.length,
+      withText: !inputs.length,
     });
-    const active = this.shadowRoot.activeElement;
     const old = !rebuilt && previous && previous.data.length === data.length ? previous.data : null;
-    this.#inputs.forEach((input, i) => {
-      setAttr(input, 'aria-label', this.#spoken(i));
-      const changed = !old || !Object.is(old[i], data[i]);
-      if (changed && input !== active && !this.#errors.has(i)) {
-        input.value = formatInput(data[i]);
-        this.#sent[i] = input.value;
-      }
+    inputs.forEach((input, i) => {
+      setAttr(input, 'aria-label', spokenCell(gridName(this), this.#rowLabels, this.#colLabels, cols, i, this.language));
     });
+    this.#edits.refresh(data, old, this.shadowRoot.activeElement);
     this.#renderText();
-    this.#paintMarks();
+    this.#views.paintMarks();
     this.#showReadout(this.#focused);
-  }
-
-  #paintError(i) {
-    const td = this.#cells[i];
-    const bad = this.#errors.has(i);
-    td.classList.toggle('invalid', bad);
-    const target = this.#inputs[i] ?? td;
-    if (bad) target.setAttribute('aria-invalid', 'true'); else target.removeAttribute('aria-invalid');
-    this.#showErrorText();
-  }
-
-  /** The newest cell error, in the grid's language, under the grid. */
-  #showErrorText() {
-    const say = [...this.#errors.values()].at(-1);
-    setText(this.#error, say ? say(this.language) : '');
   }
 
   #showReadout(i) {
@@ -380,78 +269,15 @@ class AttnMatrix extends HTMLElement {
     drawReadout(this.#readout, this.#label(i), v.data[i]);
   }
 
-  // ---- interaction ----
-
-  #emit(i) {
-    const input = this.#inputs[i];
+  /** 'cell-edit' (`more`: { text }) or 'cell-explain' (`more`: { label }) for cell i:
+   *  composed, so that a widget hears its grids through their shadow roots. */
+  #cellEvent(type, i, more) {
     const { cols } = this.#value;
-    this.#sent[i] = input.value;
-    this.dispatchEvent(new CustomEvent('cell-edit', {
+    this.dispatchEvent(new CustomEvent(type, {
       bubbles: true,
       composed: true,
-      detail: { row: Math.floor(i / cols), col: i % cols, text: input.value },
+      detail: { row: Math.floor(i / cols), col: i % cols, ...more },
     }));
-  }
-
-  #explain(i) {
-    const { cols } = this.#value;
-    this.dispatchEvent(new CustomEvent('cell-explain', {
-      bubbles: true,
-      composed: true,
-      detail: { row: Math.floor(i / cols), col: i % cols, label: this.getAttribute('label') ?? this.id ?? '' },
-    }));
-  }
-
-  #onClick(e, inTable) {
-    if (!this.explainable || (!inTable && this.#inputs.length)) return;
-    const i = this.#indexOf(e.target, inTable);
-    if (i >= 0) this.#explain(i);
-  }
-
-  #onInput(e) {
-    const i = this.#inputs.indexOf(e.target);
-    if (i >= 0) this.#emit(i);
-  }
-
-  /** A focused cell: the one of its view that Tab reaches (cells without inputs take
-   *  focus one at a time) and, in the heatmap, the one the read-out shows. */
-  #onFocus(e, inTable) {
-    const i = this.#indexOf(e.target, inTable);
-    if (i < 0) return;
-    if (inTable || !this.#inputs.length) {
-      (inTable ? this.#plainCells : this.#cells).forEach((td, j) => { td.tabIndex = j === i ? 0 : -1; });
-    }
-    if (inTable) return;
-    this.#focused = i;
-    this.#showReadout(i);
-  }
-
-  /** One handler for both views (the table's cells take keys in explainable grids
-   *  only: other tables take no focus): explain, Escape in an input, or a move. */
-  #onKey(e, inTable) {
-    const i = this.#indexOf(e.target, inTable);
-    if (i < 0 || (inTable && !this.explainable) || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
-    const input = inTable ? null : this.#inputs[i];
-    if (this.explainable && isExplainKey(e, input)) {
-      e.preventDefault();
-      if (input && input.value !== this.#sent[i]) this.#emit(i);
-      this.#explain(i);
-      return;
-    }
-    if (input && e.key === 'Escape') {
-      input.value = formatInput(this.#value.data[i]);
-      this.#emit(i);
-      input.select();
-      e.preventDefault();
-      return;
-    }
-    const j = keyTarget(e, i, this.#value.rows, this.#value.cols, input);
-    if (j < 0) return;
-    e.preventDefault();
-    if (input && e.key === 'Enter' && input.value !== this.#sent[i]) this.#emit(i);
-    const target = inTable ? this.#plainCells[j] : this.#inputs[j] ?? this.#cells[j];
-    target?.focus();
-    target?.select?.();
   }
 }
 
