@@ -6,12 +6,12 @@
 pub mod attention;
 pub mod error;
 pub mod explain;
+mod largest_first;
 pub mod lesson;
-mod order;
 pub mod parse;
-pub mod rng;
 pub mod schemes;
 mod serialize;
+pub mod splitmix;
 pub mod tensor;
 
 pub mod gpt;

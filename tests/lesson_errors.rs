@@ -7,18 +7,18 @@
 
 use attention_playground::attention::{cross_forward, head_forward, hou_defaults, HeadWeights};
 use attention_playground::error::simple_params;
+use attention_playground::explain::explain_batch;
 use attention_playground::lesson::answers::{check_answer, parse_numbers, quiz_order};
 use attention_playground::lesson::backward::head_grads;
 use attention_playground::lesson::bigram::{param_counts, training_examples, Bigram};
 use attention_playground::lesson::content::letters;
 use attention_playground::lesson::error::{LessonError, Param, MESSAGES, NUMBER_MESSAGES};
 use attention_playground::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
-use attention_playground::lesson::head_extras::{bias_effect, output_terms, score_two_ways};
+use attention_playground::lesson::head_experiments::{bias_effect, output_terms, score_two_ways};
 use attention_playground::lesson::ladder::{
     keepdim_trap, ladder, masked_softmax_steps, normalize_by_sum, normalize_directions,
 };
 use attention_playground::lesson::multihead::multihead_inputs;
-use attention_playground::lesson::notes::explain_batch;
 use attention_playground::lesson::position::{embed, sinusoidal};
 use attention_playground::lesson::practice::{shift_values, weighted_output};
 use attention_playground::lesson::proofs::future_change;
@@ -192,8 +192,10 @@ fn head_errors_say_what_they_said() {
         "dout must have the shape of out, 3×2, got 2×2",
     );
     check(
-        attention_playground::lesson::head_extras::value_change(&x, &huge, &w.w_v, false, false)
-            .unwrap_err(),
+        attention_playground::lesson::head_experiments::value_change(
+            &x, &huge, &w.w_v, false, false,
+        )
+        .unwrap_err(),
         "lesson.head.overflow",
         "the numbers grew too large to compute (a score overflowed): use smaller weights or inputs",
     );

@@ -5,7 +5,7 @@ mod common;
 
 use attention_playground::attention::{hou_defaults, HeadWeights};
 use attention_playground::lesson::content::{compare_words, letters, run_word};
-use attention_playground::lesson::head_extras::{
+use attention_playground::lesson::head_experiments::{
     bias_effect, compatibility, output_terms, run_head, score_two_ways, value_change,
 };
 use attention_playground::tensor::{dot, Matrix};

@@ -4,9 +4,9 @@
 mod common;
 
 use attention_playground::attention::{head_forward, hou_defaults, HeadWeights};
-use attention_playground::explain::{Body, Cell, Kind};
+use attention_playground::explain::{explain_batch, Body, Cell, Kind};
 use attention_playground::lesson::notes::{
-    batch_independence, batched_head, encoder_decoder, explain_batch, norm_counterexample,
+    batch_independence, batched_head, encoder_decoder, norm_counterexample,
 };
 use attention_playground::lesson::scaling::{
     avg_max_weight, dk_slider, softmax_sharpening, variance_experiment,

@@ -353,7 +353,8 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
 /// sequence 0's cell is the same sum before and after sequence 1 was redrawn.
 #[wasm_bindgen_test]
 fn batch_cell_is_explained_from_its_own_sequence() {
-    use attention_playground::wasm::lesson::notes::{batch_independence_js, explain_batch_js};
+    use attention_playground::wasm::explain::explain_batch_js;
+    use attention_playground::wasm::lesson::notes::batch_independence_js;
     #[derive(Deserialize)]
     struct M {
         cols: usize,

@@ -1,12 +1,12 @@
-//! `checkpointInfo` (src/wasm/gpt_files.rs) in a real browser: what the page learns of a
+//! `checkpointInfo` (src/wasm/gpt/files.rs) in a real browser: what the page learns of a
 //! picked file before the worker loads it. Real checkpoints and damaged copies of them
 //! begin as safetensors files do (the loader then names the damage); images, texts, empty
 //! files and a saved training state do not, and the loader refuses every one of them too.
 //! A saved training state, and only it, begins as one (the page trains on from its step).
 #![cfg(target_arch = "wasm32")]
 
+use attention_playground::wasm::gpt::files::checkpoint_info;
 use attention_playground::wasm::gpt::GptLab;
-use attention_playground::wasm::gpt_files::checkpoint_info;
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

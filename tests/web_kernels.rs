@@ -68,7 +68,7 @@ fn gelu_equals_scalar_loop() {
 /// `gptProfile` on `performance.now()`: every op of a tiny step, named by this build.
 #[wasm_bindgen_test]
 fn gpt_profile_times_every_op_of_a_step() {
-    use attention_playground::wasm::gpt_profile::{gpt_profile, gpt_simd_level};
+    use attention_playground::wasm::gpt::profile::{gpt_profile, gpt_simd_level};
     let get = |v: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).unwrap();
     let out = gpt_profile("tiny", 2).expect("the tiny preset profiles");
     let profile = get(&out, "profile");

@@ -4,7 +4,7 @@
 //! and the seeded draws equal the native ones bit for bit.
 #![cfg(target_arch = "wasm32")]
 
-use attention_playground::lesson::rng::Rng;
+use attention_playground::lesson::portable_draws::Rng;
 use attention_playground::wasm::lesson::{
     averaging_ladder, bigram_params, check_answer_js, dk_slider_js, exercise_run_js,
     masked_softmax_steps_js, normalize_by_sum_js, score_two_ways_js, BigramLab,
@@ -418,7 +418,7 @@ fn more_lesson_numbers_through_the_boundary() {
     assert_eq!(round(&data(&e), 12), vec![2.1, 1.0, 0.2, 1.0, 1.3, 0.0]);
 }
 
-/// The page's input objects are read by hand (src/wasm/boundary.rs `Fields`) as serde
+/// The page's input objects are read by hand (src/wasm/js_values.rs `Fields`) as serde
 /// read them: typed arrays are arrays, `null` or absent optional matrices are the
 /// lesson's, an explicit `undefined` flag is refused, and each refusal is
 /// `lesson.input.malformed` naming the field.

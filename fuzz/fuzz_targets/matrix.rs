@@ -6,7 +6,7 @@
 use arbitrary::Arbitrary;
 use attention_playground::attention::HeadWeights;
 use attention_playground::lesson::check_matrix;
-use attention_playground::lesson::head_extras::run_head;
+use attention_playground::lesson::head_experiments::run_head;
 use attention_playground::schemes::{
     content_average, loop_average, matrix_average, normalize_rows, softmax_average,
 };

@@ -7,7 +7,7 @@ use super::body::{
 };
 use super::fraction::fraction_beside;
 use super::SourceCell;
-use crate::order::largest_first;
+use crate::largest_first::largest_first;
 use crate::tensor::softmax_row;
 
 /// A number and the cell it came from.

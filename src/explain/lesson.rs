@@ -4,7 +4,8 @@
 //! the whole and the keepdim trap (`normalize_directions`, `keepdim_trap`), the
 //! sinusoidal table (`sinusoidal`), the exercise's weights (`exercise_run`), the
 //! multi-head check's head 0 (`multihead_check`), softmax on the right and the
-//! wrong axis (`wrong_axis`) and the future-change outputs (`future_change`).
+//! wrong axis (`wrong_axis`), the future-change outputs (`future_change`) and the
+//! batch of note 3 (`batch_independence`).
 
 use super::body::{Axis, Bilinear, Body, NoValueReason, Over, Sinusoid, SourceCell};
 use super::build::{self, Operand};
@@ -12,13 +13,15 @@ use super::error::shape_error;
 use super::head::{explain_attention_cell, explain_head, HeadInputs, HeadView};
 use super::{Cell, ExplainError, Explanation, Kind};
 use crate::attention::HeadWeights;
+use crate::lesson::error::{fail, lesson_error};
 use crate::lesson::exercise::{exercise_run, MaskLine, ScoreLine, SoftmaxAxis};
-use crate::lesson::head_extras::{compatibility, run_head};
+use crate::lesson::head_experiments::{compatibility, run_head};
 use crate::lesson::multihead::{head_slice, multihead_inputs};
+use crate::lesson::notes::{batch_draws, batched_head};
 use crate::lesson::practice::wrong_axis;
 use crate::lesson::proofs::future_inputs;
 use crate::lesson::{LessonError, MAX_SIDE};
-use crate::tensor::{causal_or_none, Mask, Matrix};
+use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
 
 type Parts = (f64, Body, Vec<SourceCell>);
 
@@ -395,4 +398,32 @@ pub fn explain_future_change(
     let mut e = explain_attention_cell(&view, cell, max_terms)?.not_drawn(&elsewhere);
     e.grid = Some(grid.name());
     Ok(e)
+}
+
+/// Note 3 (§5): explains one cell of sequence `seq` (0 or 1) of the batch
+/// `batch_independence` draws, before (`after` false) or after sequence 1 was
+/// redrawn. The head ran on the whole batch; the explanation names only that
+/// sequence's rows, because they are the only ones the cell was made from.
+pub fn explain_batch(
+    (seed, t_len, c, d): (u64, usize, usize, usize),
+    after: bool,
+    seq: usize,
+    cell: Cell,
+    max_terms: usize,
+) -> Result<Explanation, LessonError> {
+    let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
+    let xs = if after { x_after } else { x_before };
+    let Some(x) = xs.get(seq) else {
+        return fail!("lesson.notes.no_sequence", seq);
+    };
+    let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
+    let mask = causal_mask(t_len, t_len);
+    let inputs = HeadInputs {
+        x_q: x,
+        x_kv: x,
+        w: &w,
+        mask: &mask,
+    };
+    explain_head(&trace, inputs, cell, max_terms)
+        .map_err(|e| lesson_error!("lesson.explain", detail = e.to_string()))
 }

@@ -32,8 +32,8 @@ pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
 pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};
 pub use lesson::{
-    explain_compat, explain_exercise, explain_future_change, explain_multihead, explain_normalize,
-    explain_sinusoid, explain_wrong_axis, FutureGrid,
+    explain_batch, explain_compat, explain_exercise, explain_future_change, explain_multihead,
+    explain_normalize, explain_sinusoid, explain_wrong_axis, FutureGrid,
 };
 pub use scheme::{explain_scheme, Scheme};
 pub use steps::{formula_steps, Step, FORMULA};

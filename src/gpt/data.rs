@@ -4,7 +4,7 @@
 //! B = batch, T = time.
 
 use super::model::{Activations, Gpt};
-use super::rng::Rng;
+use super::seeded_draws::Rng;
 use super::{bail, GptError};
 use std::collections::HashMap;
 
@@ -54,12 +54,45 @@ impl Vocab {
         Ok(ids.into_iter().flatten().collect())
     }
 
+    /// A text a model of this vocab can always be wrapped in when the learner's own text
+    /// does not fit it: every character, repeated, long enough for `block_size`. Such a
+    /// trainer can be inspected and sampled but not trained (`Trainer::from_checkpoint`).
+    pub fn placeholder_text(&self, block_size: usize) -> String {
+        let need = 10 * (block_size + 1) + 1;
+        self.chars
+            .iter()
+            .cycle()
+            .take(need.max(self.len()))
+            .collect()
+    }
+
     /// The text of `ids`; ids outside the vocab become U+FFFD.
     pub fn decode(&self, ids: &[u32]) -> String {
         ids.iter()
             .map(|&i| self.chars.get(i as usize).copied().unwrap_or('\u{FFFD}'))
             .collect()
     }
+}
+
+/// Longest training text accepted (characters): ids and the text stay well under 100 MB.
+pub const MAX_TEXT_CHARS: usize = 20_000_000;
+
+/// Refuses a text no model can learn from (empty, one character repeated, longer than
+/// `MAX_TEXT_CHARS`): what the page checks of the learner's text before a trainer
+/// is made from it.
+pub fn check_text(text: &str) -> Result<(), GptError> {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        bail!("gpt.text.empty");
+    };
+    if chars.clone().all(|c| c == first) {
+        bail!("gpt.text.one_char", char = crate::error::quoted(first));
+    }
+    let n = 1 + chars.count();
+    if n > MAX_TEXT_CHARS {
+        bail!("gpt.text.too_long", n, limit = MAX_TEXT_CHARS);
+    }
+    Ok(())
 }
 
 /// A corpus as ids: the first 90 % train, the rest validation.

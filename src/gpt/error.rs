@@ -24,14 +24,14 @@ pub const MESSAGES: Messages = &[
     ("gpt.config.bad_lr", "lr must be a positive number, got {value}"),
     ("gpt.config.bad_weight_decay", "weight_decay must be ≥ 0, got {value}"),
     ("gpt.config.not_valid", "the config is not valid: {detail} (fields: preset, n_layer, n_head, n_embd, block_size, batch_size, lr, weight_decay, bias, causal)"),
-    // the training text (data.rs, wasm/gpt.rs)
+    // the training text (data.rs: check_text)
     ("gpt.text.empty", "the text is empty: paste or upload some text to train on"),
     ("gpt.text.one_char", "the text uses only one character ({char}): there is nothing to predict; use text with at least two different characters"),
     ("gpt.text.too_long", "the text has {n} characters; the limit is {limit} (20 M)"),
     ("gpt.data.too_short", "the text is too short: block_size {block_size} needs more than {block_size} characters in both the 90 % train split ({train}) and the 10 % validation split ({val}); use at least {need} characters"),
     ("gpt.data.not_in_vocab", "characters not in the model's vocab: {chars}"),
     ("gpt.trainer.vocab_mismatch", "the text's vocab has {text_n} characters but the model has {model_n}"),
-    // prompts and generation (sample.rs, wasm/gpt.rs)
+    // prompts and generation (sample.rs, wasm/gpt/lab.rs)
     ("gpt.sample.empty_prompt", "the prompt is empty: give at least one character"),
     ("gpt.prompt.empty", "the prompt is empty: type at least one character"),
     ("gpt.sample.bad_temperature", "temperature must be > 0 (or use greedy), got {value}"),
@@ -74,7 +74,7 @@ pub const MESSAGES: Messages = &[
     ("gpt.parallel.params_len", "the weights have {n} values; the model has {expected}"),
     ("gpt.parallel.grads_len", "the gradient has {n} values; the model has {expected}"),
     ("gpt.parallel.bad_config", "the replica config is not valid: {detail}"),
-    // wasm/gpt.rs: a loaded model the current text cannot train
+    // trainer.rs, wasm/gpt/lab.rs: a loaded model the current text cannot train
     ("gpt.lab.text_cannot_train", "the current text cannot train this model: {reason}"),
     ("gpt.lab.no_text", "no training text was given with this model"),
     ("gpt.lab.untrainable", "this model cannot be trained here: {reason}"),

@@ -23,8 +23,8 @@ pub mod ops;
 pub mod parallel;
 pub mod params;
 pub mod profile;
-pub mod rng;
 pub mod sample;
+pub mod seeded_draws;
 pub mod state;
 pub mod trainer;
 
@@ -34,8 +34,8 @@ pub use config::{GptConfig, Hyperparams};
 pub use data::{Dataset, Vocab};
 pub use model::{ActGrads, Activations, BlockActs, Gpt};
 pub use parallel::{split_rows, Parallel, ReplicaConfig, Worker};
-pub use rng::Rng;
 pub use sample::SampleOptions;
+pub use seeded_draws::Rng;
 pub use trainer::Trainer;
 
 pub(crate) use error::{bail, gpt_error};

@@ -5,7 +5,7 @@
 //! Without biases the bias views are empty ranges, so the ops can test `is_empty()`.
 
 use super::config::GptConfig;
-use super::rng::Rng;
+use super::seeded_draws::Rng;
 use std::ops::Range;
 
 /// One named tensor: where it lives in the flat buffer and its PyTorch shape.

@@ -3,7 +3,7 @@
 
 use super::kernels::softmax;
 use super::model::{Activations, Gpt};
-use super::rng::Rng;
+use super::seeded_draws::Rng;
 use super::{bail, GptError};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,12 +5,12 @@
 use super::adamw::AdamW;
 use super::checkpoint;
 use super::config::Hyperparams;
-use super::data::{estimate_loss, get_batch, Dataset};
+use super::data::{check_text, estimate_loss, get_batch, Dataset};
 use super::model::{ActGrads, Activations, Gpt};
 use super::parallel;
-use super::rng::Rng;
 use super::sample::{self, SampleOptions};
-use super::{bail, GptError};
+use super::seeded_draws::Rng;
+use super::{bail, gpt_error, GptError};
 use std::ops::Range;
 
 pub struct Trainer {
@@ -43,21 +43,46 @@ impl Trainer {
         Trainer::from_parts(model, data, hp, seed)
     }
 
-    /// Continues from checkpoint bytes on `text` (which must use the checkpoint's vocab).
-    /// The model shape comes from the checkpoint; batch size, lr, weight decay and the
-    /// causal flag from `hp`.
+    /// The model in checkpoint `bytes` (ours or converted from nanoGPT), training on
+    /// `text` when it is given (not empty), passes `check_text`, is written in the
+    /// checkpoint's vocab and is long enough for its block size. Otherwise the trainer
+    /// holds a placeholder text of that vocab (`Vocab::placeholder_text`): it can be
+    /// inspected and sampled but not trained, and the second value says why
+    /// (`gpt.lab.no_text`, or `gpt.lab.text_cannot_train` with the text's error); it is
+    /// `None` for a trainer that can train. The model shape comes from the checkpoint;
+    /// batch size, lr, weight decay and the causal flag from `hp`. Err: the bytes are not
+    /// a checkpoint, or `hp` does not fit the model.
     pub fn from_checkpoint(
         bytes: &[u8],
-        text: &str,
+        text: Option<&str>,
         hp: Hyperparams,
         seed: u64,
-    ) -> Result<Trainer, GptError> {
+    ) -> Result<(Trainer, Option<GptError>), GptError> {
         let (model, vocab) = checkpoint::from_bytes(bytes)?;
-        let data = Dataset::with_vocab(text, vocab)?;
-        let c = &model.config;
-        let hp = hp.on_model(c);
-        hp.validate(c.vocab_size)?;
-        Trainer::from_parts(model, data, hp, seed)
+        let bs = model.config.block_size;
+        let (data, untrainable) = match text {
+            Some(t) if !t.is_empty() => {
+                let fits = check_text(t)
+                    .and_then(|_| Dataset::with_vocab(t, vocab.clone()))
+                    .and_then(|d| d.check_fits(bs).map(|_| d));
+                match fits {
+                    Ok(d) => (Some(d), None),
+                    Err(e) => (
+                        None,
+                        Some(gpt_error!("gpt.lab.text_cannot_train", reason = e)),
+                    ),
+                }
+            }
+            _ => (None, Some(gpt_error!("gpt.lab.no_text"))),
+        };
+        let data = match data {
+            Some(d) => d,
+            None => Dataset::with_vocab(&vocab.placeholder_text(bs), vocab)?,
+        };
+        let hp = hp.on_model(&model.config);
+        hp.validate(model.config.vocab_size)?;
+        let tr = Trainer::from_parts(model, data, hp, seed)?;
+        Ok((tr, untrainable))
     }
 
     /// Assembles a trainer; checks the batch fits in memory and the text is long enough.

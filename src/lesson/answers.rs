@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
+use super::portable_draws::Rng;
 use super::practice::weighted_output;
-use super::rng::Rng;
 use super::{check_count, fail, LessonError, MAX_SIDE};
 use crate::parse::parse_number;
 use crate::tensor::softmax_row;

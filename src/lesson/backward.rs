@@ -4,7 +4,7 @@
 //!
 //! T = time, C = channels, d = head size, d_v = value size.
 
-use super::head_extras::run_head;
+use super::head_experiments::run_head;
 use super::{check_matrix, fail, LessonError};
 use crate::attention::{head_backward, HeadGrads, HeadWeights};
 use crate::tensor::{causal_or_none, Matrix};

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::error::lesson_error;
 use super::{fail, LessonError};
-use crate::order::largest_first;
+use crate::largest_first::largest_first;
 use crate::tensor::Matrix;
 
 /// Most words compared at once, and longest word.

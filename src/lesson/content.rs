@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::head_extras::run_head;
+use super::head_experiments::run_head;
 use super::{clean_trace, fail, LessonError, TraceView};
 use crate::attention::HeadWeights;
 use crate::tensor::Matrix;

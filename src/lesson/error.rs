@@ -29,7 +29,7 @@ pub const MESSAGES: Messages = &[
     ("lesson.the_matrix.size", "the matrix must have between 1 and {max} rows and columns, got {rows}×{cols}"),
     ("lesson.not_finite", "{name}: entry {i} is not a finite number"),
     ("lesson.the_matrix.not_finite", "the matrix: entry {i} is not a finite number"),
-    // one head (head_extras.rs, backward.rs, mod.rs)
+    // one head (head_experiments.rs, backward.rs, mod.rs)
     ("lesson.head.overflow", "the numbers grew too large to compute (a score overflowed): use smaller weights or inputs"),
     ("lesson.head.score_overflow", "a score overflowed: use smaller weights or inputs"),
     ("lesson.head.pair_range", "x has {rows} rows: receiver and source must be 0..{last}"),
@@ -59,7 +59,7 @@ pub const MESSAGES: Messages = &[
     ("lesson.exercise.score_line", "score line “{choice}”: choose scaled, unscaled or dk"),
     ("lesson.exercise.mask", "mask “{choice}”: choose upper, lower, none or diagonal"),
     ("lesson.exercise.axis", "softmax axis “{choice}”: choose last (-1) or receivers (-2)"),
-    // notes.rs, proofs.rs
+    // notes.rs, proofs.rs (and explain/lesson.rs, which explains note 3's batch)
     ("lesson.notes.no_sequence", "sequence {seq} does not exist: the batch has two, 0 and 1"),
     // wasm/: what the page hands the boundary (checked again there, whatever the page checked)
     ("lesson.input.rows", "{name} must have between 1 and {max} rows, got {rows}×{cols}"),

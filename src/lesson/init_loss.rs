@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use super::bigram::Bigram;
-use super::rng::Rng;
+use super::portable_draws::Rng;
 use super::{check_size, LessonError};
 use crate::tensor::Matrix;
 

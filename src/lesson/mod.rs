@@ -15,16 +15,16 @@ pub mod bigram;
 pub mod content;
 pub mod error;
 pub mod exercise;
-pub mod head_extras;
+pub mod head_experiments;
 pub mod init_loss;
 pub mod ladder;
 mod lesson1_data;
 pub mod multihead;
 pub mod notes;
+pub mod portable_draws;
 pub mod position;
 pub mod practice;
 pub mod proofs;
-pub mod rng;
 pub mod scaling;
 
 use serde::Serialize;

@@ -8,8 +8,8 @@
 
 use serde::Serialize;
 
+use super::portable_draws::Rng;
 use super::proofs::naive_attention;
-use super::rng::Rng;
 use super::{check_size, LessonError};
 use crate::attention::{attend, score_scale};
 use crate::tensor::{causal_or_none, Matrix};

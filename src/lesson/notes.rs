@@ -7,10 +7,9 @@
 
 use serde::Serialize;
 
-use super::rng::Rng;
+use super::portable_draws::Rng;
 use super::{check_size, clean_trace, LessonError, TraceView};
 use crate::attention::{attend, linear_forward, score_scale, HeadWeights};
-use crate::explain::{explain_head, Cell, Explanation, HeadInputs};
 use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
 
 /// One edge of the attention graph: receiver `to` reads source `from` with `weight`.
@@ -113,8 +112,9 @@ pub fn batch_independence(
 }
 
 /// The draws behind `batch_independence`: the head (d, C) with std 1/√C, the
-/// batch before (two (T, C) sequences) and after sequence 1 was redrawn.
-fn batch_draws(
+/// batch before (two (T, C) sequences) and after sequence 1 was redrawn (and behind
+/// `explain::explain_batch`, which explains its cells).
+pub(crate) fn batch_draws(
     seed: u64,
     t_len: usize,
     c: usize,
@@ -136,34 +136,6 @@ fn batch_draws(
     ];
     let x_after = vec![x_before[0].clone(), rng.normal_matrix(t_len, c, 1.0)];
     Ok((w, x_before, x_after))
-}
-
-/// Explains one cell of sequence `seq` (0 or 1) of the batch `batch_independence`
-/// draws, before (`after` false) or after sequence 1 was redrawn. The head ran on
-/// the whole batch; the explanation names only that sequence's rows, because
-/// they are the only ones the cell was made from.
-pub fn explain_batch(
-    (seed, t_len, c, d): (u64, usize, usize, usize),
-    after: bool,
-    seq: usize,
-    cell: Cell,
-    max_terms: usize,
-) -> Result<Explanation, LessonError> {
-    let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
-    let xs = if after { x_after } else { x_before };
-    let Some(x) = xs.get(seq) else {
-        return super::fail!("lesson.notes.no_sequence", seq);
-    };
-    let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
-    let mask = causal_mask(t_len, t_len);
-    let inputs = HeadInputs {
-        x_q: x,
-        x_kv: x,
-        w: &w,
-        mask: &mask,
-    };
-    explain_head(&trace, inputs, cell, max_terms)
-        .map_err(|e| super::error::lesson_error!("lesson.explain", detail = e.to_string()))
 }
 
 /// The same sample normalised inside two different batches.
@@ -249,8 +221,8 @@ pub fn encoder_decoder(
     w: &HeadWeights,
     scaled: bool,
 ) -> Result<EncoderDecoder, LessonError> {
-    let dec = super::head_extras::run_head(x, w, true, scaled)?;
-    let enc = super::head_extras::run_head(x, w, false, scaled)?;
+    let dec = super::head_experiments::run_head(x, w, true, scaled)?;
+    let enc = super::head_experiments::run_head(x, w, false, scaled)?;
     let t = x.rows;
     Ok(EncoderDecoder {
         decoder_edges: graph_edges(&dec.weights, &causal_mask(t, t)),

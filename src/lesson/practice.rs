@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::rng::Rng;
+use super::portable_draws::Rng;
 use super::{check_count, check_finite, check_size, fail, LessonError, MAX_SIDE};
 use crate::tensor::{causal_mask, dot, masked_fill, softmax_row, Matrix};
 

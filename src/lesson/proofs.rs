@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::rng::Rng;
+use super::portable_draws::Rng;
 use super::{check_size, LessonError};
 use crate::attention::{attend, attend_backward};
 use crate::tensor::{causal_or_none, Matrix};

@@ -4,12 +4,12 @@
 //!
 //! T = 6 tokens in the slider, d_k = head size (its first d_k of D_MAX
 //! dimensions), n = samples per dimension in the variance experiment.
-//! All draws come from `rng::Rng` (SplitMix64 + Box–Muller), so the page and
+//! All draws come from `portable_draws::Rng` (SplitMix64 + Box–Muller), so the page and
 //! the tests see the same numbers for the same seed.
 
 use serde::Serialize;
 
-use super::rng::Rng;
+use super::portable_draws::Rng;
 use super::{check_count, check_finite, check_size, fail, LessonError, MAX_SIDE};
 use crate::tensor::{causal_or_none, dot, masked_fill, softmax_row, softmax_rows, Matrix};
 

@@ -1,5 +1,5 @@
 //! How the core's values serialise for the page: a `Matrix` is `{ rows, cols, data }`
-//! with `data` row-major. The boundary (src/wasm/boundary.rs `to_js`) writes a value as a
+//! with `data` row-major. The boundary (src/wasm/js_values.rs `to_js`) writes a value as a
 //! flat `Tape` of tokens with serde (tiny, per-type trait methods), then one non-generic
 //! walk (`build`) turns the tape into JS values: −∞ (a masked score) and NaN stay
 //! numbers; JSON would turn them into null, so the boundary never goes through JSON.

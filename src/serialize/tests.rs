@@ -195,7 +195,7 @@ fn the_lesson_results_go_through_the_tape_as_through_serde_json() {
     use crate::lesson::bigram::{param_counts, training_examples, Bigram};
     use crate::lesson::content::compare_words;
     use crate::lesson::exercise::*;
-    use crate::lesson::head_extras::*;
+    use crate::lesson::head_experiments::*;
     use crate::lesson::init_loss::initial_losses;
     use crate::lesson::ladder::*;
     use crate::lesson::multihead::multihead_check;

@@ -25,9 +25,10 @@ use super::lesson::HeadIn;
 use super::{refused, thrown, to_js, CrossInput, Fields, HeadLab, MatIn};
 use crate::attention::head_forward;
 use crate::explain::{
-    explain_compat, explain_exercise, explain_future_change, explain_head, explain_multihead,
-    explain_normalize, explain_scheme, explain_sinusoid, explain_wrong_axis, formula_steps, Axis,
-    Cell, ExplainError, FutureGrid, HeadInputs, Kind, Scheme, DEFAULT_MAX_TERMS, FORMULA,
+    explain_batch, explain_compat, explain_exercise, explain_future_change, explain_head,
+    explain_multihead, explain_normalize, explain_scheme, explain_sinusoid, explain_wrong_axis,
+    formula_steps, Axis, Cell, ExplainError, FutureGrid, HeadInputs, Kind, Scheme,
+    DEFAULT_MAX_TERMS, FORMULA,
 };
 use crate::lesson::error::lesson_error;
 use crate::lesson::exercise::{MaskLine, ScoreLine, SoftmaxAxis};
@@ -37,7 +38,7 @@ fn js_err(e: ExplainError) -> JsValue {
     thrown(&e)
 }
 
-pub(crate) fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
+fn cell(kind: &str, row: usize, col: usize) -> Result<Cell, JsValue> {
     Ok(Cell::new(Kind::parse(kind).map_err(js_err)?, row, col))
 }
 
@@ -346,4 +347,30 @@ pub fn explain_future_change_js(
     let cell = lesson_cell(kind, row, col)?;
     let e = explain_future_change(seed.into(), t, d, from, grid, cell, terms(max_terms));
     Ok(to_js(&e.map_err(js_err)?)?)
+}
+
+/// `explainBatch(seed, T, C, d, after, seq, kind, row, col, maxTerms?)`: one cell of
+/// sequence `seq` (0 or 1) of `batchIndependence(seed, T, C, d)`'s batch, before
+/// (`after` false) or after sequence 1 was redrawn, explained as `HeadLab.explain`
+/// does (kinds "q", "k", "v", "scores", "masked_scores", "weights", "out"; causal,
+/// scaled). The input is named "x": the sequence's own rows.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = explainBatch)]
+pub fn explain_batch_js(
+    seed: u32,
+    t_len: usize,
+    c: usize,
+    d: usize,
+    after: bool,
+    seq: usize,
+    kind: &str,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsValue> {
+    let cell = cell(kind, row, col)?;
+    let max = max_terms.unwrap_or(DEFAULT_MAX_TERMS);
+    let e =
+        explain_batch((seed.into(), t_len, c, d), after, seq, cell, max).map_err(|e| thrown(&e))?;
+    Ok(to_js(&e)?)
 }

@@ -8,6 +8,38 @@
 //! `Option::None` becomes `null`. Every learner-facing input is validated
 //! before any work (sides ≤ 64, finite numbers, capped sizes) and errors are
 //! thrown as `Error` with a message saying what to change.
+//!
+//! The exports are tables (`exports!`): per entry its doc comment, the JS name, the
+//! Rust fn and its arguments, and the result the export sends.
+
+/// One `#[wasm_bindgen]` export per entry:
+///
+/// ```text
+/// #[doc = " `jsName(…)` -> what it returns (the export's JSDoc, one attribute a line)"]
+/// jsName = fn rust_name(arg: Type, …) => result;
+/// ```
+///
+/// becomes `#[wasm_bindgen(js_name = jsName)] pub fn rust_name(arg: Type, …) ->
+/// Result<JsValue, JsValue> { reply(result) }` with those docs: `result` is a
+/// `Result<_, LessonError>` (`Ok(x)` for one that cannot fail), sent as `reply` sends
+/// it. It may be a block that reads the JS arguments first, with `?` throwing their
+/// errors as they are.
+///
+/// The docs are `#[doc = "…"]`, not `///`: a `///` comment reaches `#[wasm_bindgen]`
+/// through a macro as a raw string, which wasm-bindgen 0.2.129 copies into the .d.ts
+/// with its `r"` (tests/wasm_exports.rs refuses one).
+macro_rules! exports {
+    ($(
+        $(#[doc = $doc:tt])*
+        $js:ident = fn $name:ident($($args:tt)*) => $result:expr;
+    )*) => {$(
+        $(#[doc = $doc])*
+        #[wasm_bindgen::prelude::wasm_bindgen(js_name = $js)]
+        pub fn $name($($args)*) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+            $crate::wasm::lesson::reply($result)
+        }
+    )*};
+}
 
 pub mod exercise;
 pub mod head;

@@ -6,20 +6,16 @@
 //! scores carry `-Infinity`. Every export that takes user input returns
 //! `Result<_, JsError>` with a message a learner can act on.
 
-mod boundary;
 mod errors;
 pub mod explain;
-#[cfg(feature = "gpt")]
 pub mod gpt;
-pub mod gpt_files;
-#[cfg(feature = "gpt")]
-pub mod gpt_profile;
+mod js_values;
 pub mod lesson;
 
-pub(crate) use boundary::{js_object, refused, to_js, Fields, MatIn};
 #[cfg(feature = "gpt")]
 pub(crate) use errors::error_object;
 pub(crate) use errors::thrown;
+pub(crate) use js_values::{js_object, refused, to_js, Fields, MatIn};
 
 use wasm_bindgen::prelude::*;
 

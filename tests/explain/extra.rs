@@ -9,7 +9,7 @@ use super::*;
 use crate::common::Rng;
 use attention_playground::attention::attend;
 use attention_playground::lesson::exercise::{exercise_run, MaskLine, ScoreLine, SoftmaxAxis};
-use attention_playground::lesson::head_extras::{compatibility, score_two_ways};
+use attention_playground::lesson::head_experiments::{compatibility, score_two_ways};
 use attention_playground::lesson::ladder::{keepdim_trap, normalize_directions};
 use attention_playground::lesson::multihead::{head_slice, multihead_check, multihead_inputs};
 use attention_playground::lesson::position::sinusoidal;

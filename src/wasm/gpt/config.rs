@@ -1,14 +1,11 @@
-//! The config a page sends (JSON, a preset and overrides), the texts a lab accepts, and
-//! the config it reports.
+//! The config a page sends (JSON, a preset and overrides) and the config a lab reports.
+//! (The texts a lab accepts: `gpt::data::check_text`.)
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::err;
-use crate::gpt::{gpt_error, GptError, Hyperparams, Vocab};
-
-/// Longest training text accepted (characters): ids and the text stay well under 100 MB.
-pub const MAX_TEXT_CHARS: usize = 20_000_000;
+use super::lab::err;
+use crate::gpt::{gpt_error, Hyperparams};
 
 /// The config JSON: a preset and optional overrides.
 #[derive(Deserialize, Default)]
@@ -45,37 +42,6 @@ pub(super) fn hyperparams(json: &str) -> Result<Hyperparams, JsValue> {
     hp.bias = c.bias.unwrap_or(hp.bias);
     hp.causal = c.causal.unwrap_or(hp.causal);
     Ok(hp)
-}
-
-/// Refuses texts no model can learn from, before the core sees them.
-pub(super) fn check_text(text: &str) -> Result<(), GptError> {
-    let mut chars = text.chars();
-    let Some(first) = chars.next() else {
-        return Err(gpt_error!("gpt.text.empty"));
-    };
-    if chars.clone().all(|c| c == first) {
-        return Err(gpt_error!(
-            "gpt.text.one_char",
-            char = crate::error::quoted(first)
-        ));
-    }
-    let n = 1 + chars.count();
-    if n > MAX_TEXT_CHARS {
-        return Err(gpt_error!("gpt.text.too_long", n, limit = MAX_TEXT_CHARS));
-    }
-    Ok(())
-}
-
-/// A text the model can always be wrapped in when the learner's own text does not fit its
-/// vocab: every vocab character, repeated. Such a lab can be inspected but not trained.
-pub(super) fn placeholder_text(vocab: &Vocab, block_size: usize) -> String {
-    let need = 10 * (block_size + 1) + 1;
-    vocab
-        .chars
-        .iter()
-        .cycle()
-        .take(need.max(vocab.len()))
-        .collect()
 }
 
 #[derive(Serialize)]

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{err, GptLab};
+use super::lab::{err, GptLab};
 use crate::explain::{
     explain_attention_cell, Cell, Drawn, ExplainError, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
 };

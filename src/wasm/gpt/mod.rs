@@ -1,5 +1,5 @@
 //! Bindings for “Train a GPT” (`crate::gpt`): one `GptLab` = one `Trainer`, driven by the
-//! page's worker (www/js/gpt-worker.js) with coarse calls: n training steps, a loss
+//! page's worker (www/js/gpt/worker.js) with coarse calls: n training steps, a loss
 //! estimate, a generated text, every head's attention for a prompt, checkpoint bytes.
 //!
 //! T = time (prompt length ≤ block_size), NH = heads, L = layers, V = vocab.
@@ -8,259 +8,28 @@
 //! n_embd?, block_size?, batch_size?, lr?, weight_decay?, bias?, causal? }`, the preset's
 //! values (default tiny) overridden by any field given. Every export that takes the
 //! learner's text, numbers or file returns `Result<_, JsValue>`: a JS Error with a
-//! message to act on and the `GptError`'s `code` and `params` (see `err`), which the page
-//! says in the learner's language. The lab is here; `config` holds what the page sends
-//! and is told about the config, `inspect` the attention and its explanations, `replica`
-//! the data-parallel workers' calls (the lab as coordinator, `GptReplica`).
+//! message to act on and the `GptError`'s `code` and `params` (see `lab::err`), which the
+//! page says in the learner's language. `lab` is the lab; `config` holds what the page
+//! sends and is told about the config, `inspect` the attention and its explanations,
+//! `replica` the data-parallel workers' calls (the lab as coordinator, `GptReplica`),
+//! `profile` one training step timed op by op: all of them with feature `gpt` only.
+//! `files` says what a file the learner picked is (`checkpointInfo`); it is in the
+//! lesson's build too, whose core the page asks before it loads the GPT's.
 
+pub mod files;
+
+#[cfg(feature = "gpt")]
 mod config;
+#[cfg(feature = "gpt")]
 mod inspect;
+#[cfg(feature = "gpt")]
+mod lab;
+#[cfg(feature = "gpt")]
+pub mod profile;
+#[cfg(feature = "gpt")]
 mod replica;
 
-use wasm_bindgen::prelude::*;
-
-pub use config::MAX_TEXT_CHARS;
-use config::{check_text, hyperparams, placeholder_text, ConfigOut};
+#[cfg(feature = "gpt")]
+pub use lab::{gpt_presets, GptLab};
+#[cfg(feature = "gpt")]
 pub use replica::{gpt_split_rows, GptReplica};
-
-use super::{error_object, thrown, to_js};
-use crate::gpt::{gpt_error, Dataset, GptError, Hyperparams, Trainer};
-
-/// Most steps per `step` call and characters per `generate` call: one call stays short.
-const MAX_STEPS_PER_CALL: u32 = 10_000;
-const MAX_GENERATE: u32 = 5_000;
-
-/// The learner's error as a thrown JS Error with its code and params.
-fn err(e: GptError) -> JsValue {
-    thrown(&e)
-}
-
-/// A GPT, its optimizer and its text: what the worker trains and opens.
-#[wasm_bindgen]
-pub struct GptLab {
-    tr: Trainer,
-    /// Some(reason) when the lab wraps a loaded model whose vocab the text does not fit.
-    untrainable: Option<GptError>,
-}
-
-#[wasm_bindgen]
-impl GptLab {
-    /// A fresh model (nanoGPT init from `seed`) for `text` under the config JSON.
-    #[wasm_bindgen(constructor)]
-    pub fn new(config_json: &str, text: &str, seed: u32) -> Result<GptLab, JsValue> {
-        let hp = hyperparams(config_json)?;
-        check_text(text).map_err(err)?;
-        let tr = Trainer::new(text, hp, seed as u64).map_err(err)?;
-        Ok(GptLab {
-            tr,
-            untrainable: None,
-        })
-    }
-
-    /// A model from checkpoint bytes (ours or converted from nanoGPT). Trains on `text`
-    /// when given and written in the checkpoint's vocab; otherwise it can be inspected and
-    /// sampled but not trained (`config().trainable` is false and says why). Batch size,
-    /// lr, weight decay and causal come from the config JSON; the shape from the file.
-    #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(
-        bytes: &[u8],
-        text: Option<String>,
-        config_json: Option<String>,
-        seed: u32,
-    ) -> Result<GptLab, JsValue> {
-        let hp = hyperparams(config_json.as_deref().unwrap_or(""))?;
-        let (model, vocab) = crate::gpt::from_bytes(bytes).map_err(err)?;
-        let bs = model.config.block_size;
-        let mut untrainable = None;
-        let data = match text.as_deref() {
-            Some(t) if !t.is_empty() => {
-                let fits = check_text(t)
-                    .and_then(|_| Dataset::with_vocab(t, vocab.clone()))
-                    .and_then(|d| d.check_fits(bs).map(|_| d));
-                match fits {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        untrainable = Some(gpt_error!("gpt.lab.text_cannot_train", reason = e));
-                        None
-                    }
-                }
-            }
-            _ => {
-                untrainable = Some(gpt_error!("gpt.lab.no_text"));
-                None
-            }
-        };
-        let data = match data {
-            Some(d) => d,
-            None => Dataset::with_vocab(&placeholder_text(&vocab, bs), vocab).map_err(err)?,
-        };
-        let hp = Hyperparams {
-            n_layer: model.config.n_layer,
-            n_head: model.config.n_head,
-            n_embd: model.config.n_embd,
-            block_size: bs,
-            bias: model.config.bias,
-            ..hp
-        };
-        hp.validate(model.config.vocab_size).map_err(err)?;
-        let tr = Trainer::from_parts(model, data, hp, seed as u64).map_err(err)?;
-        Ok(GptLab { tr, untrainable })
-    }
-
-    fn check_trainable(&self) -> Result<(), JsValue> {
-        match &self.untrainable {
-            Some(why) => Err(err(gpt_error!("gpt.lab.untrainable", reason = why.clone()))),
-            None => Ok(()),
-        }
-    }
-
-    /// A lab from `stateBytes` output: the run continues exactly (same weights, AdamW
-    /// moments, step count and batches) on `text`, the text it was trained on.
-    #[wasm_bindgen(js_name = fromState)]
-    pub fn from_state(bytes: &[u8], text: &str) -> Result<GptLab, JsValue> {
-        check_text(text).map_err(err)?;
-        let tr = crate::gpt::state::from_bytes(bytes, text).map_err(err)?;
-        Ok(GptLab {
-            tr,
-            untrainable: None,
-        })
-    }
-
-    /// Takes `n` AdamW steps on random batches; returns each step's training loss.
-    pub fn step(&mut self, n: u32) -> Result<Vec<f32>, JsValue> {
-        self.check_trainable()?;
-        let n = n.min(MAX_STEPS_PER_CALL);
-        Ok((0..n).map(|_| self.tr.step()).collect())
-    }
-
-    /// Samples the next batch (untimed half of a step, as the CLI's `bench`).
-    #[wasm_bindgen(js_name = nextBatch)]
-    pub fn next_batch(&mut self) -> Result<(), JsValue> {
-        self.check_trainable()?;
-        self.tr.next_batch();
-        Ok(())
-    }
-
-    /// One AdamW step on the batch `nextBatch` sampled (the timed half); returns its loss.
-    #[wasm_bindgen(js_name = stepBatch)]
-    pub fn step_batch(&mut self) -> Result<f32, JsValue> {
-        self.check_trainable()?;
-        Ok(self.tr.step_batch())
-    }
-
-    /// Mean [train, val] loss over `iters` fixed batches of each split.
-    #[wasm_bindgen(js_name = estimateLoss)]
-    pub fn estimate_loss(&mut self, iters: u32) -> Result<Vec<f32>, JsValue> {
-        self.check_trainable()?;
-        let (train, val) = self.tr.estimate_loss(iters.clamp(1, 1000) as usize);
-        Ok(vec![train, val])
-    }
-
-    /// `n` characters after `prompt`: greedy when temperature ≤ 0, else sampled from
-    /// softmax(logits / temperature) over the `top_k` most likely (0 = all), with `seed`.
-    pub fn generate(
-        &mut self,
-        prompt: &str,
-        n: u32,
-        temperature: f32,
-        top_k: u32,
-        seed: u32,
-    ) -> Result<String, JsValue> {
-        if !temperature.is_finite() {
-            return Err(err(gpt_error!("gpt.generate.temperature_nan")));
-        }
-        if n > MAX_GENERATE {
-            return Err(err(gpt_error!(
-                "gpt.generate.too_many",
-                max = MAX_GENERATE,
-                n
-            )));
-        }
-        let top_k = (top_k > 0).then_some(top_k as usize);
-        self.tr
-            .generate(prompt, n as usize, temperature, top_k, seed as u64)
-            .map_err(err)
-    }
-
-    /// Trains (and runs) with or without the causal mask from now on.
-    #[wasm_bindgen(js_name = setCausal)]
-    pub fn set_causal(&mut self, on: bool) {
-        self.tr.model.causal = on;
-        self.tr.hp.causal = on;
-    }
-
-    /// The model's shape, training settings, step count and vocab (see `ConfigOut`),
-    /// and `untrainable`: why training is off as { code, params, message }, else null.
-    pub fn config(&self) -> Result<JsValue, JsValue> {
-        let c = &self.tr.model.config;
-        let hp = &self.tr.hp;
-        let out = to_js(&ConfigOut {
-            vocab_size: c.vocab_size,
-            block_size: c.block_size,
-            n_layer: c.n_layer,
-            n_head: c.n_head,
-            n_embd: c.n_embd,
-            bias: c.bias,
-            batch_size: hp.batch_size,
-            lr: hp.lr,
-            weight_decay: hp.weight_decay,
-            causal: self.tr.model.causal,
-            params: c.num_params(),
-            steps: self.tr.steps as f64,
-            trainable: self.untrainable.is_none(),
-            untrainable_reason: self.untrainable.as_ref().map(GptError::to_string),
-            vocab: self.vocab(),
-            train_tokens: self.tr.data.train.len(),
-            val_tokens: self.tr.data.val.len(),
-        })?;
-        let why = match &self.untrainable {
-            Some(e) => error_object(e).into(),
-            None => JsValue::NULL,
-        };
-        let _ = js_sys::Reflect::set(&out, &"untrainable".into(), &why);
-        Ok(out)
-    }
-
-    /// The characters the model knows, in id order.
-    pub fn vocab(&self) -> String {
-        self.tr.data.vocab.chars.iter().collect()
-    }
-
-    #[wasm_bindgen(js_name = paramCount)]
-    pub fn param_count(&self) -> usize {
-        self.tr.model.config.num_params()
-    }
-
-    /// Steps taken since this lab was made.
-    pub fn steps(&self) -> f64 {
-        self.tr.steps as f64
-    }
-
-    /// Tokens one training step reads: batch_size × block_size.
-    #[wasm_bindgen(js_name = tokensPerStep)]
-    pub fn tokens_per_step(&self) -> usize {
-        self.tr.hp.batch_size * self.tr.model.config.block_size
-    }
-
-    /// The full training state (checkpoint + AdamW m, v, t + step, seed, sampler
-    /// position; see `gpt::state`), for `GptLab.fromState`.
-    #[wasm_bindgen(js_name = stateBytes)]
-    pub fn state_bytes(&self) -> Vec<u8> {
-        crate::gpt::state::to_bytes(&self.tr)
-    }
-
-    /// The checkpoint (safetensors bytes) of the current weights.
-    #[wasm_bindgen(js_name = toBytes)]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.tr.to_bytes()
-    }
-}
-
-/// The preset names, in order.
-#[wasm_bindgen(js_name = gptPresets)]
-pub fn gpt_presets() -> Vec<String> {
-    crate::gpt::config::PRESETS
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
-}

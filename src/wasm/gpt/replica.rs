@@ -14,7 +14,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{err, GptLab};
+use super::lab::{err, GptLab};
 use crate::gpt::{gpt_error, split_rows, ReplicaConfig, Worker};
 use crate::wasm::js_object;
 

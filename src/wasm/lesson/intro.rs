@@ -66,15 +66,12 @@ impl BigramLab {
     }
 }
 
-/// `bigramParams(65, 32)` -> `{ vocab_size, n_embd, bigram, wte, lm_head_weight,
-/// lm_head_bias, split, initial_loss, init_bound }` (4225, 4225, ln 65, 1/√32).
-#[wasm_bindgen(js_name = bigramParams)]
-pub fn bigram_params(vocab_size: u32, n_embd: u32) -> Result<JsValue, JsValue> {
-    reply(param_counts(vocab_size.into(), n_embd.into()))
-}
+exports! {
+    #[doc = " `bigramParams(65, 32)` -> `{ vocab_size, n_embd, bigram, wte, lm_head_weight,"]
+    #[doc = " lm_head_bias, split, initial_loss, init_bound }` (4225, 4225, ln 65, 1/√32)."]
+    bigramParams = fn bigram_params(vocab_size: u32, n_embd: u32)
+        => param_counts(vocab_size.into(), n_embd.into());
 
-/// `trainingExamples("Let's hea")` -> `[{ context, target }]`, one per position.
-#[wasm_bindgen(js_name = trainingExamples)]
-pub fn training_examples_js(chunk: &str) -> Result<JsValue, JsValue> {
-    reply(training_examples(chunk))
+    #[doc = " `trainingExamples(\"Let's hea\")` -> `[{ context, target }]`, one per position."]
+    trainingExamples = fn training_examples_js(chunk: &str) => training_examples(chunk);
 }

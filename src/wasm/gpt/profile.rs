@@ -8,9 +8,9 @@
 //!
 //! `performance` is read from the global object, so it runs in a worker as on a page.
 
-use super::{thrown, to_js};
 use crate::gpt::profile::{self, Profile};
 use crate::gpt::Hyperparams;
+use crate::wasm::{thrown, to_js};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

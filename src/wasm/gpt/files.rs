@@ -1,6 +1,6 @@
 //! What the page needs to know of a file the learner picked for "Train a GPT" before it
 //! hands the bytes to the worker: asked of the core, so that no JavaScript reads a format
-//! Rust owns (www/js/widgets/gpt-files.js calls it).
+//! Rust owns (www/js/widgets/gpt/gpt-files.js calls it).
 //!
 //!   checkpointInfo(bytes: Uint8Array) → { bytes, safetensors, state }
 //!
@@ -45,5 +45,5 @@ pub fn checkpoint_info(bytes: &js_sys::Uint8Array) -> Result<JsValue, JsValue> {
         safetensors,
         state,
     };
-    Ok(super::to_js(&info)?)
+    Ok(crate::wasm::to_js(&info)?)
 }

@@ -4,6 +4,8 @@
 //! bits with Marsaglia's polar Box–Muller, which needs only √ (correctly rounded
 //! everywhere) and a `ln` written with +, −, ×, ÷, so the same seed names the same
 //! numbers in the browser and in `cargo test`, bit for bit.
+//! The GPT draws with `Rng` (`gpt::seeded_draws`), the lesson with `PolarRng`
+//! (`lesson::portable_draws`).
 //! Not torch's generator: tests that need torch's numbers load its dumps instead.
 //!
 //! R, C = rows, columns of a drawn matrix.

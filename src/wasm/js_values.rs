@@ -1,9 +1,9 @@
-//! What crosses the boundary, in one place: results out (`to_js`), input objects in
-//! (`Fields`, `MatIn`); errors go out through `errors::thrown`.
+//! Rust values to JS values and back, in one place: results out (`to_js`), input
+//! objects in (`Fields`, `MatIn`); errors go out through `errors::thrown`.
 //!
 //! Results are plain objects (maps too, so an explanation's flattened `op` fields are
 //! fields), `None` is `null`, and −∞ and NaN stay numbers; matrices are
-//! `{ rows, cols, data }` (`Matrix: Serialize`, src/serialize.rs).
+//! `{ rows, cols, data }` (`Matrix: Serialize`, src/serialize/).
 
 use std::cell::RefCell;
 
