@@ -118,8 +118,8 @@ async function esm(entry, file, pkg, banned) {
 }
 
 mkdirSync(out, { recursive: true });
-const inputs = await esm('pages/notebook/widget.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt/worker.js', 'gpt/client.js', 'pkg-gpt/attention_playground.js']);
-await esm('pages/notebook/gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt/worker.js', 'gpt/client.js', 'pkg/attention_playground.js']);
+const inputs = await esm('pages/notebook/widget.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt/worker.js', 'gpt/worker-commands.js', 'gpt/client.js', 'pkg-gpt/attention_playground.js']);
+await esm('pages/notebook/gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt/worker.js', 'gpt/worker-commands.js', 'gpt/client.js', 'pkg/attention_playground.js']);
 
 // Head()'s defaults: the core's own built-in head.
 const core = await nodeCore();

@@ -1,8 +1,10 @@
 // Shared by the GPT page tests (gpt, gpt-bad-input, gpt-parallel*, i18n-errors, persist): open section 9
 // with a fresh model, read the trainer's state and text, wait for a status or a settings
-// message; train k data-parallel workers through the page's own GptClient (trainIn).
+// message; train k data-parallel workers through the page's own GptClient (trainIn); give a
+// page the tests' GPT worker (useTestWorker) and crash the trainer's (crashGptWorker).
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { withPage } from './browser.mjs';
 
 /** Scrolls to the trainer and waits for its fresh model; resolves to its locator. */
@@ -67,9 +69,40 @@ export async function settingsMsg(page, re, timeout = 15000) {
 // sums round differently; over 20 AdamW steps at lr 1e-3 that moves a weight by ~1e-6.
 export const TOL = 1e-4;
 
+// The page's GPT worker carries no test command; gpt-test-worker.mjs is that worker plus
+// them, served at the worker's own URL (its imports are relative to www/js/gpt/).
+const TEST_WORKER = readFile(new URL('./gpt-test-worker.mjs', import.meta.url), 'utf8');
+const withTestWorker = new WeakSet();
+
+/**
+ * From now on every GPT worker `page` starts (GptClient's, the trainer's included) is the
+ * tests' (gpt-test-worker.mjs): the page's commands plus steps, params,
+ * crashGradWorkerForTest and crashForTest. Before the page loads (as openPage's
+ * `watchPage`) for the trainer's worker; a reload keeps it. The response keeps the server's
+ * headers (a cross-origin-isolated page's worker needs its COEP).
+ */
+export async function useTestWorker(page) {
+  if (withTestWorker.has(page)) return;
+  withTestWorker.add(page);
+  const body = await TEST_WORKER;
+  await page.route((url) => url.pathname.endsWith('/js/gpt/worker.js'), async (route) => {
+    await route.fulfill({ response: await route.fetch(), body });
+  });
+}
+
+/** Crashes the trainer's worker (the tests' one: useTestWorker) with an uncaught error. */
+export const crashGptWorker = (page) => page.evaluate(() => {
+  const channel = new BroadcastChannel('attention-playground.test.gpt-worker');
+  channel.postMessage({ cmd: 'crash' });
+  channel.close();
+});
+
 /** In the page: `k` workers train the tiny preset `n` steps from seed 1337 on the default
- *  corpus with wasm build `build`; returns { losses, step, engine, params } (params: Array). */
-export function trainIn(page, { k, n, build, crashAfter = -1 }) {
+ *  corpus with wasm build `build`; returns { losses, step, engine, params } (params: Array).
+ *  Through the page's GptClient, on the tests' worker (steps, params, and a gradient worker
+ *  that dies after `crashAfter` steps). */
+export async function trainIn(page, { k, n, build, crashAfter = -1 }) {
+  await useTestWorker(page);
   return page.evaluate(async ({ k, n, build, crashAfter }) => {
     const { GptClient } = await import('./js/gpt/client.js');
     const client = new GptClient(() => {}, { build });

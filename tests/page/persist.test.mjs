@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageSuite } from './browser.mjs';
-import { button, state, waitStatus } from './gpt-harness.mjs';
+import { button, crashGptWorker, state, useTestWorker, waitStatus } from './gpt-harness.mjs';
 
-const SAVE_MS = 10000; // gpt-train.js
+const SAVE_MS = 10000; // www/js/gpt/run-saves.js
 
 const { withPage } = pageSuite();
 
@@ -119,12 +119,12 @@ test('a crashed worker offers to resume from the last save', () => withPage(asyn
   const gpt = page.locator('attn-gpt-train');
   await waitStatus(page, 'idle');
   const run = await trainPastASave(page, gpt);
-  await gpt.evaluate((el) => el.crashWorkerForTest());
+  await crashGptWorker(page);
   await waitStatus(page, 'crashed');
   assert.match(await gpt.locator('.panel > .msg.bad').innerText(), /The training worker stopped \(.*crashed/);
   await resumeAndCheck(page, gpt, run);
   assert.equal((await state(page)).info.vocab_size, 63, 'the default corpus');
-}, { hash: '#s9', aside: (text) => /a test asked it to/.test(text) })); // the crash it asked for is logged
+}, { hash: '#s9', watchPage: useTestWorker, aside: (text) => /a test asked it to/.test(text) })); // the crash it asked for is logged
 
 /** Trains the fresh model past `steps` steps and pauses (Pause saves at once). */
 async function trainAndPause(page, gpt, steps, names) {

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { SHOTS, pageSuite, watch } from './browser.mjs';
 
 const site = pageSuite();
-const SAVE_MS = 10000; // gpt-train-saves.js
-const MAX_RUNS = 8; // gpt-train-saves.js
+const SAVE_MS = 10000; // www/js/gpt/run-saves.js
+const MAX_RUNS = 8; // www/js/gpt/run-saves.js
 const MAX_POINTS = 4000; // gpt-plot.js
 
 const STRINGS = {

@@ -1,4 +1,4 @@
-// The page's side of the GPT worker (gpt-worker.js documents the protocol): one request
+// The page's side of the GPT worker (worker.js documents the protocol): one request
 // = one promise; the loop's events go to the listener given to the constructor.
 
 /** An Error from a worker reply or event ({ error | message, code?, params? }), with the

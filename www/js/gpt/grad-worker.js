@@ -1,6 +1,6 @@
-// A gradient worker of data-parallel training (gpt-pool.js): one GptReplica
+// A gradient worker of data-parallel training (pool.js): one GptReplica
 // (src/wasm/gpt/replica.rs) in its own wasm instance, computing the gradient of its
-// slice of each batch against the weights the coordinator (gpt-worker.js) sends.
+// slice of each batch against the weights the coordinator (worker.js) sends.
 //
 // Requests (coordinator → this worker), each answered once with { id, ok, ... }:
 //   init  { module, config }   the wasm build to load (a URL: pkg-gpt/ or pkg-gpt-fma/) and the
@@ -11,11 +11,12 @@
 //   share { params, grads }    SharedArrayBuffers (cross-origin isolated pages only): from
 //                              now on `grads` reads the weights from `params` and writes
 //                              the gradient into `grads` instead of carrying them
-//   crashForTest {}            the next `grads` throws an uncaught error (a dying worker)
+//
+// A dying gradient worker is the page tests' to make (tests/page/gpt-test-worker.mjs wraps
+// this one): nothing here is for them.
 
 let rep = null;
 let shared = null;
-let crashNext = false;
 
 const commands = {
   async init({ module, config }) {
@@ -30,12 +31,6 @@ const commands = {
     return {};
   },
   grads({ params, x, y, rows, batchRows }) {
-    if (crashNext) {
-      setTimeout(() => {
-        throw new Error('a gradient worker crashed (a test asked it to)');
-      });
-      return new Promise(() => {}); // never answers: the error event is the answer
-    }
     const g = rep.grads(shared ? shared.params : params, x, y, rows, batchRows);
     const lossSum = rep.lossSum();
     if (shared) {
@@ -43,10 +38,6 @@ const commands = {
       return { lossSum };
     }
     return { grads: g, lossSum };
-  },
-  crashForTest() {
-    crashNext = true;
-    return {};
   },
 };
 

@@ -1,6 +1,6 @@
 // The requests <attn-gpt-inspect> sends its client (`client.call(cmd, args)`), answered from
-// a GptLab: the GPT's worker (gpt-worker.js) answers them so, and the notebook's GptInspect
-// (notebook-gpt.js), which runs its lab on the page's thread, the same way.
+// a GptLab: the GPT's worker (worker-commands.js) answers them so, and the notebook's GptInspect
+// (pages/notebook/gpt.js), which runs its lab on the page's thread, the same way.
 //
 //   attention { prompt }                         → { tokens, layers, probs, causal }
 //   explain   { prompt, layer, head, kind, row, col, maxTerms? } → one cell's explanation

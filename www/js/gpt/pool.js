@@ -1,5 +1,5 @@
 // Synchronous data-parallel training, as PyTorch's DDP does it, for the GPT worker
-// (gpt-worker.js, the coordinator and worker 0): each step's batch is cut into k row
+// (worker.js, the coordinator and worker 0): each step's batch is cut into k row
 // slices; k − 1 gradient workers (grad-worker.js, each its own wasm instance) and the
 // coordinator compute the gradient of one slice each, at once; the coordinator adds them
 // in slice order (so the same seed and k give the same run, bit for bit), takes the one
@@ -86,12 +86,6 @@ export class GradPool {
   /** Workers asked for, the coordinator included (more than `workers` while they start). */
   get wanted() {
     return this.#want + 1;
-  }
-
-  /** Test hook: the first gradient worker dies in its next step, as a crash would. */
-  async crashOneForTest() {
-    await this.#workers[0]?.call('crashForTest');
-    return this.#workers.length > 0;
   }
 
   /** Asks for k workers in all (k − 1 gradient workers besides the coordinator). */

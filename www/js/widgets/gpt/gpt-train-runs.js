@@ -1,4 +1,4 @@
-// The list of saved runs of <attn-gpt-train> (gpt-train-saves.js keeps them): newest
+// The list of saved runs of <attn-gpt-train> (gpt/run-saves.js keeps them): newest
 // first, each with its name, model, corpus, step, val loss, when it was saved and a
 // sparkline of its loss; resume, rename, download (.safetensors or the training state),
 // delete (asked twice). It also says how much space the runs take, names damaged records
@@ -12,7 +12,8 @@
 
 import { h } from '../../ui/widget-base.js';
 import { formatGrouped } from '../../ui/format.js';
-import { MAX_RUNS, dateText, runName } from './gpt-train-saves.js';
+import { MAX_RUNS } from '../../gpt/run-saves.js';
+import { dateText, runName } from './gpt-train-saves.js';
 
 const SPARK = { w: 96, h: 24 };
 const NS = 'http://www.w3.org/2000/svg';

@@ -1,6 +1,7 @@
 // The screen of <attn-gpt-train>: its DOM (buildTrainView), how a run's status, buttons
-// and numbers are drawn (paintTrainView), and messages that follow a language switch
-// (LiveMessage). It holds no run: gpt-train.js does, and calls these to show it.
+// and numbers are drawn (paintTrainView), messages that follow a language switch
+// (LiveMessage) and the inspector's first prompt (promptFor). It holds no run:
+// gpt/train-session.js does, and gpt-train.js calls these to show it.
 
 import { formatGrouped } from '../../ui/format.js';
 import { h } from '../../ui/widget-base.js';
@@ -10,6 +11,13 @@ import { runsView } from './gpt-train-runs.js';
 export function hhmm(ms) {
   const d = new Date(ms);
   return Number.isFinite(d.getTime()) ? `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : '–';
+}
+
+/** The prompt the inspector opens a model with: the default one if its vocab has every
+ *  character of it, else the vocab's first letters (an own text's model knows no other). */
+export function promptFor(info) {
+  const fits = [...'To be, or not'].every((c) => info.vocab.includes(c));
+  return fits ? 'To be, or not' : [...info.vocab].filter((c) => c.trim()).slice(0, 6).join('');
 }
 
 /** A message element whose text is a function of the current language, so that it is
@@ -114,7 +122,7 @@ function engineText(t, engine) {
   return engine.workers === 1 ? t('gpt.engine.one', { build }) : t('gpt.engine.many', { build, k: engine.workers });
 }
 
-/** Draws a run: `status` (gpt-train.js lists them), `info` (the worker's, or null) and
+/** Draws a run: `status` (gpt/train-session.js lists them), `info` (the worker's, or null) and
  *  `last` = { step, loss, stepsPerSec, tokensPerSec, eval?, sampleStep? }. */
 export function paintTrainView(u, t, { status, info, last: L }) {
   const running = status === 'running';

@@ -4,29 +4,32 @@
 // save / load .safetensors checkpoints; open the pretrained small model; train without
 // the causal mask to see the loss collapse while the samples turn to garbage.
 //
-//   status: idle (a fresh model, settings editable) → running ⇄ paused; loaded (a file);
-//   Reset builds a fresh model from the settings. All math runs in gpt-worker.js.
+//   Reset builds a fresh model from the settings. All math runs in the GPT's worker
+//   (gpt/worker.js); the statuses are gpt/train-session.js's.
 //   el.state → { status, step, loss, stepsPerSec, tokensPerSec, info, plot, saved, run (its id),
 //                owned (this trainer holds the run), offer ({ id, busy } or null) }  (for tests)
 //
-// This file is the run's life (build, train, pause, load, resume, a crashed worker); the
-// worker is reached through GptClient (gpt-client.js), saves and the saved runs through
-// RunSaves (gpt-train-saves.js; their list is gpt-train-runs.js), a run's ownership
-// through gpt-run-lock.js, files through gpt-files.js; the screen is gpt-train-view.js.
+// This file is the run's life on screen (build, train, pause, a crashed worker) and the
+// worker's events. The model apart from the screen (its worker, status and numbers) is a
+// TrainSession (gpt/train-session.js); its saves and who owns the run, RunSaves
+// (gpt/run-saves.js). Files in and out are gpt-files.js, saved runs coming back
+// gpt-train-resume.js: both work on this element's #host. The screen is gpt-train-view.js,
+// its saves' part gpt-train-saves.js and gpt-train-runs.js.
 
 import { AttnWidget, define, message } from '../../ui/widget-base.js';
 import { addStrings } from '../../i18n/i18n.js';
 import PART_GPT from '../../i18n/part-gpt.js';
-import { GptClient, workerError } from '../../gpt/client.js';
-import { loadSave } from '../../gpt/store.js';
+import { workerError } from '../../gpt/client.js';
+import { TrainSession } from '../../gpt/train-session.js';
+import { RunSaves, runRecord } from '../../gpt/run-saves.js';
 import { formatGrouped } from '../../ui/format.js';
 import { readKey, writeKey } from '../../core/storage.js';
 import { TRAIN_CSS } from './gpt-train-css.js';
-import { LiveMessage, buildTrainView, labelTrainView, paintTrainView } from './gpt-train-view.js';
-import { RunSaves, paintSaves, runName, runRecord } from './gpt-train-saves.js';
+import { LiveMessage, buildTrainView, labelTrainView, paintTrainView, promptFor } from './gpt-train-view.js';
+import { paintSaves } from './gpt-train-saves.js';
 import { RUNS_CSS } from './gpt-train-runs.js';
-import { askToPause, heldElsewhere, onAskToPause, waitFor } from '../../gpt/run-lock.js';
-import { PRETRAINED_NAME, download, downloadRun, fetchPretrained, fileKind } from './gpt-files.js';
+import { downloadSaved, openPicked, openPretrained, saveModel } from './gpt-files.js';
+import { claimRun, lookAtRun, resumeRun, takeOverRun } from './gpt-train-resume.js';
 import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
@@ -35,28 +38,22 @@ addStrings(PART_GPT);
 
 const WORKERS_KEY = 'attention-playground.gpt.workers';
 
-const FRESH = Object.freeze({ step: 0, loss: NaN, stepsPerSec: NaN, tokensPerSec: NaN });
-
 class AttnGptTrain extends AttnWidget {
   static tag = 'attn-gpt-train';
   static css = TRAIN_CSS + RUNS_CSS;
 
-  #status = 'starting';
-  #info = null;
-  #last = { ...FRESH };
+  #s = new TrainSession((e) => this.#onEvent(e));
   #rebuild = 0;
-  #client = null;
   #frame = 0;
   #msg; // the message above the stats
   #fileMsg; // the message under the file buttons
-  #gen = 0; // bumped by every reset / load / restore: a late reply of an older one is dropped
-  #corpus = { source: 'default', text: null }; // the text the current model trains on
   #saves = new RunSaves({ snapshot: () => this.#snapshot(), changed: () => paintSaves(this.ui, this, this.#saves) });
+  #host = null; // what gpt-files.js and gpt-train-resume.js work on (build)
   #offerChecked = false;
-  #unlisten = null; // from another trainer's requests to pause (gpt-run-lock.js)
+  #unlisten = null; // from another trainer's requests to pause (gpt/run-lock.js)
   // a tab hidden mid-run (switched away, closing, a phone locking) saves at once
   #onHidden = () => {
-    if (document.visibilityState === 'hidden' && this.#status === 'running') this.saveNow();
+    if (document.visibilityState === 'hidden' && this.#s.status === 'running') this.saveNow();
   };
 
   build(root) {
@@ -64,17 +61,29 @@ class AttnGptTrain extends AttnWidget {
       settings: () => this.#settingsChanged(), start: () => this.start(), pause: () => this.pause(),
       reset: () => this.reset(), workers: () => this.#workersChanged(), causal: () => this.#setCausal(), save: () => this.save(),
       saveState: () => this.saveState(),
-      file: () => this.#loadFile(), pretrained: () => this.loadPretrained(),
+      file: () => openPicked(this.#host), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
       look: () => this.lookSaved(), takeOver: () => this.takeOver(),
       runs: {
         resume: (rec) => this.resumeSaved(rec), rename: (id, name) => this.#saves.rename(id, name),
-        drop: (id) => this.#saves.drop(id), download: (rec, what) => this.#downloadRun(rec, what),
+        drop: (id) => this.#saves.drop(id), download: (rec, what) => downloadSaved(this.#host, rec, what),
         dropOldest: (yes) => this.#saves.dropOldest(yes),
       },
     });
     this.#msg = new LiveMessage(this.ui.msg, 'msg');
     this.#fileMsg = new LiveMessage(this.ui.fileMsg, 'file-msg msg');
+    // The helpers' way in (gpt-files.js, gpt-train-resume.js): the element (widget: t,
+    // language, start, reset), the shared model (session), saves and screen (ui), and the
+    // steps of the run's life they take part in, private here so that only they get them:
+    // begin() → a generation, stopRebuild(), adopt(info, status, source, text), clearRun(),
+    // paint(), say(what) (#showMsg), sayFile(say, ok) (the message under the file buttons).
+    this.#host = {
+      widget: this, ui: this.ui, session: this.#s, saves: this.#saves,
+      begin: () => this.#begin(), stopRebuild: () => clearTimeout(this.#rebuild),
+      adopt: (info, status, source, text) => this.#adopt(info, status, source, text),
+      clearRun: () => this.#clearRun(), paint: () => this.#paint(),
+      say: (what) => this.#showMsg(what), sayFile: (say, ok) => this.#fileMsg.show(say, ok),
+    };
     this.ui.workers.value = readKey(WORKERS_KEY) ?? this.ui.workers.value; // the last visit's choice
     // Its texts, buttons and stats at once, not when the attention core arrives (it draws
     // no number of that core): the screen has its size before the first model does.
@@ -83,10 +92,10 @@ class AttnGptTrain extends AttnWidget {
 
   connectedCallback() {
     super.connectedCallback();
-    if (!this.#client) this.#connectWorker();
+    if (!this.#s.client) this.#connectWorker();
     this.#settingsChanged();
     document.addEventListener('visibilitychange', this.#onHidden);
-    this.#unlisten ??= onAskToPause((id) => this.#askedToPause(id));
+    this.#unlisten ??= this.#saves.onAskedToPause(() => this.#askedToPause());
     if (!this.#offerChecked) {
       this.#offerChecked = true;
       this.#saves.check();
@@ -100,13 +109,11 @@ class AttnGptTrain extends AttnWidget {
     this.#unlisten?.();
     this.#unlisten = null;
     document.removeEventListener('visibilitychange', this.#onHidden);
-    this.#client?.terminate();
-    this.#client = null;
+    this.#s.disconnect();
   }
 
   #connectWorker() {
-    this.#client = new GptClient((e) => this.#onEvent(e));
-    this.ui.inspect.client = this.#client;
+    this.ui.inspect.client = this.#s.connect();
     this.#setWorkers();
   }
 
@@ -122,9 +129,9 @@ class AttnGptTrain extends AttnWidget {
     const k = Math.min(64, Math.max(1, Math.round(Number(input.value)) || 1));
     input.value = String(k);
     try {
-      const { engine } = await this.#client.call('setWorkers', { k });
-      this.#last.engine = engine;
-      if (this.#info) this.#info.engine = engine;
+      const { engine } = await this.#s.client.call('setWorkers', { k });
+      this.#s.last.engine = engine;
+      if (this.#s.info) this.#s.info.engine = engine;
     } catch (err) {
       this.#showMsg(err);
     }
@@ -140,14 +147,16 @@ class AttnGptTrain extends AttnWidget {
   }
 
   get state() {
-    return { status: this.#status, ...this.#last, info: this.#info, plot: this.ui?.plot.data, saved: this.#saves.saved,
-      run: this.#saves.run.id, owned: this.#saves.owned, offer: this.#saves.offer && { id: this.#saves.offer.rec.id, busy: this.#saves.offer.busy } };
+    const { status, last, info } = this.#s;
+    const saves = this.#saves;
+    return { status, ...last, info, plot: this.ui?.plot.data, saved: saves.saved,
+      run: saves.run.id, owned: saves.owned, offer: saves.offer && { id: saves.offer.rec.id, busy: saves.offer.busy } };
   }
 
-  // ---- the model's life: build, train, pause, reset, save, load ----
+  // ---- the model's life: build, train, pause, reset ----
 
   #settingsChanged() {
-    if (!this.ui.settings.ready || !this.#client || this.ui.settings.locked || this.#status === 'resuming') return;
+    if (!this.ui.settings.ready || !this.#s.client || this.ui.settings.locked || this.#s.status === 'resuming') return;
     clearTimeout(this.#rebuild);
     this.#rebuild = setTimeout(() => this.reset(), 250);
   }
@@ -155,8 +164,8 @@ class AttnGptTrain extends AttnWidget {
   async #use(promise, status) {
     try {
       const info = await promise;
-      this.#info = info;
-      this.#status = status;
+      this.#s.info = info;
+      this.#s.status = status;
       this.#showMsg(null);
       return info;
     } catch (err) {
@@ -171,14 +180,12 @@ class AttnGptTrain extends AttnWidget {
   #begin() {
     clearTimeout(this.#rebuild);
     this.#saves.stop();
-    return ++this.#gen;
+    return this.#s.begin();
   }
 
   /** The model of `info` is the one on screen from now, on `text` from `source`. */
   #adopt(info, status, source, text) {
-    this.#corpus = { source, text: source === 'own' ? text : null };
-    this.#info = info;
-    this.#status = status;
+    this.#s.adopt(info, status, source, text);
     this.ui.settings.showInfo(info);
   }
 
@@ -186,27 +193,28 @@ class AttnGptTrain extends AttnWidget {
   #clearRun() {
     this.ui.plot.clear();
     this.ui.sample.textContent = '';
-    this.#last = { ...FRESH };
+    this.#s.clear();
   }
 
   /** A fresh model from the settings (the plot and samples start over). */
   async reset() {
+    const s = this.#s;
     const gen = this.#begin();
     this.#saves.newRun();
     const { config, text, source } = this.ui.settings.value;
     this.ui.settings.locked = false;
     this.#clearRun();
-    this.#info = null;
-    this.#status = 'building';
+    s.info = null;
+    s.status = 'building';
     this.#paint();
     try {
-      const info = await this.#client.call('create', { config: { ...config, causal: !this.ui.causal.checked }, text });
-      if (gen !== this.#gen) return;
+      const info = await s.client.call('create', { config: { ...config, causal: !this.ui.causal.checked }, text });
+      if (!s.current(gen)) return;
       this.#adopt(info, 'idle', source, text);
-      this.ui.inspect.open(info, this.#promptFor(info));
+      this.ui.inspect.open(info, promptFor(info));
     } catch (err) {
-      if (gen !== this.#gen) return;
-      this.#status = 'invalid';
+      if (!s.current(gen)) return;
+      s.status = 'invalid';
       this.ui.settings.showMessage(() => this.t('gpt.cannotBuild', { msg: message(err, this.language) }));
       this.ui.inspect.close();
     }
@@ -214,17 +222,17 @@ class AttnGptTrain extends AttnWidget {
   }
 
   async start() {
-    if (!this.#info) return;
-    if (!(await this.#own())) return;
+    if (!this.#s.info) return;
+    if (!(await claimRun(this.#host))) return;
     this.ui.settings.locked = true;
     this.ui.inspect.close();
-    const info = await this.#use(this.#client.call('start'), 'running');
+    const info = await this.#use(this.#s.client.call('start'), 'running');
     if (!info) this.#pauseUi();
     else this.#saves.start();
   }
 
   async pause() {
-    const info = await this.#use(this.#client.call('pause'), 'paused');
+    const info = await this.#use(this.#s.client.call('pause'), 'paused');
     this.#saves.stop();
     if (info) {
       this.ui.inspect.open(info);
@@ -234,108 +242,49 @@ class AttnGptTrain extends AttnWidget {
   }
 
   #pauseUi() {
-    if (this.#info) this.ui.inspect.open(this.#info);
-    this.#status = this.#info ? 'paused' : this.#status;
+    const s = this.#s;
+    if (s.info) this.ui.inspect.open(s.info);
+    s.status = s.info ? 'paused' : s.status;
     this.#paint();
   }
 
   async #setCausal() {
     const on = !this.ui.causal.checked;
-    if (!this.#info) return;
-    const info = await this.#use(this.#client.call('setCausal', { on }), this.#status);
-    if (info && this.#status !== 'running') this.ui.inspect.open(info);
+    if (!this.#s.info) return;
+    const info = await this.#use(this.#s.client.call('setCausal', { on }), this.#s.status);
+    if (info && this.#s.status !== 'running') this.ui.inspect.open(info);
   }
+
+  // ---- files (gpt-files.js) ----
 
   /** Downloads the checkpoint (weights and vocab): the page and `gpt` load it back. */
   save() {
-    return this.#download('save', (bytes) => bytes, 'safetensors', 'gpt.saved');
+    return saveModel(this.#host, 'save');
   }
 
   /** Downloads the training state (weights, AdamW moments and step): what
    *  tools/export_nanogpt.py turns into a nanoGPT checkpoint that continues this run. */
   saveState() {
-    return this.#download('state', (r) => r.bytes, 'state', 'gpt.savedState');
+    return saveModel(this.#host, 'state');
   }
 
-  async #download(call, bytesOf, ext, savedKey) {
-    if (!this.#info) return;
-    try {
-      const bytes = bytesOf(await this.#client.call(call));
-      download(this.shadowRoot, bytes, `gpt-${this.#info.n_layer}x${this.#info.n_embd}-step${this.#last.step}.${ext}`);
-      this.#fileMsg.show(() => this.t(savedKey, { kb: formatGrouped(bytes.length / 1024) }), true);
-    } catch (err) {
-      this.#fileMsg.show(() => message(err, this.language));
-    }
-  }
-
-  async #loadFile() {
-    const file = this.ui.file.files?.[0];
-    if (!file) return;
-    await this.#load(await file.arrayBuffer(), file.name, this.ui.settings.value.text);
-    this.ui.file.value = '';
-  }
-
-  async loadPretrained() {
-    try {
-      await this.#load(await fetchPretrained(), PRETRAINED_NAME, this.ui.settings.defaultText, 'default');
-    } catch (err) {
-      this.#fileMsg.show(() => message(err, this.language));
-    }
-  }
-
-  async #load(buffer, name, text, source = this.ui.settings.value.source) {
-    const gen = this.#begin();
-    try {
-      const kind = await fileKind(buffer, (bytes) => this.t('gpt.notSafetensors', { bytes: formatGrouped(bytes) }));
-      // A training state comes back with its AdamW moments, paused at its step (its curves
-      // stayed in the tab that trained it); a checkpoint is a model, at step 0.
-      const { batch_size, lr } = this.ui.settings.value.config; // a checkpoint has the shape, not these
-      const info = kind === 'state'
-        ? await this.#client.call('restore', { bytes: buffer, text }, [buffer])
-        : await this.#client.call('load', { bytes: buffer, text, config: { batch_size, lr, causal: !this.ui.causal.checked }, seed: 1337 }, [buffer]);
-      if (gen !== this.#gen) return;
-      this.#saves.newRun(); // a file's model trains on as a run of its own
-      this.#adopt(info, kind === 'state' ? 'paused' : 'loaded', source, text);
-      this.ui.causal.checked = !info.causal;
-      this.ui.settings.locked = true;
-      this.ui.settings.showModel(info);
-      this.#clearRun();
-      if (kind === 'state') {
-        this.#last.step = info.steps;
-        this.#fileMsg.show(() => this.t('gpt.loadedState', { name, params: formatGrouped(info.params), step: formatGrouped(info.steps) }), true);
-      } else {
-        const note = () => (info.trainable ? ''
-          : ` ${this.t('gpt.notTrainable', { why: message(info.untrainable ?? info.untrainable_reason, this.language) })}`);
-        this.#fileMsg.show(() => this.t('gpt.loaded', { name, params: formatGrouped(info.params) }) + note(), true);
-      }
-      this.ui.inspect.open(info, this.#promptFor(info));
-    } catch (err) {
-      this.#fileMsg.show(() => this.t('gpt.loadFailed', { name, msg: message(err, this.language) }));
-    }
-    this.#paint();
-  }
-
-  /** A prompt in the model's vocab: the default one if it fits, else its first letters. */
-  #promptFor(info) {
-    const fits = [...'To be, or not'].every((c) => info.vocab.includes(c));
-    return fits ? 'To be, or not' : [...info.vocab].filter((c) => c.trim()).slice(0, 6).join('');
+  loadPretrained() {
+    return openPretrained(this.#host);
   }
 
   // ---- the worker's events and the screen ----
 
   #onEvent(e) {
     // a Reset or Load while running: the old loop's last events are not the new model's
-    if (this.#status !== 'running' && e.event !== 'stopped') return;
+    if (this.#s.status !== 'running' && e.event !== 'stopped') return;
+    this.#s.note(e);
     if (e.event === 'progress') {
-      Object.assign(this.#last, { step: e.step, loss: e.loss, stepsPerSec: e.stepsPerSec, tokensPerSec: e.tokensPerSec, engine: e.engine });
       this.ui.plot.add('batch', e.step, e.loss);
     } else if (e.event === 'eval') {
       this.ui.plot.add('train', e.step, e.train);
       this.ui.plot.add('val', e.step, e.val);
-      this.#last.eval = { train: e.train, val: e.val };
     } else if (e.event === 'sample') {
       this.ui.sample.textContent = e.text;
-      this.#last.sampleStep = e.step;
     } else if (e.event === 'stopped') {
       this.#saves.stop();
       this.#saves.release();
@@ -358,12 +307,33 @@ class AttnGptTrain extends AttnWidget {
   }
 
   #paint() {
-    paintTrainView(this.ui, (key, vars) => this.t(key, vars), { status: this.#status, info: this.#info, last: this.#last });
-    this.dataset.status = this.#status;
-    this.dataset.step = String(this.#last.step);
+    const { status, info, last } = this.#s;
+    paintTrainView(this.ui, (key, vars) => this.t(key, vars), { status, info, last });
+    this.dataset.status = status;
+    this.dataset.step = String(last.step);
   }
 
-  // ---- nothing lost: saves in IndexedDB, the resume offer, a crashed worker ----
+  /** The worker died mid-run: a new one, and the last save offered. */
+  #crashed(msg) {
+    const s = this.#s;
+    this.#connectWorker(); // the dead one ends
+    this.ui.inspect.close();
+    s.begin();
+    s.info = null;
+    s.status = 'crashed';
+    this.ui.settings.locked = false;
+    this.#showMsg(() => this.t('gpt.crashed', { msg: msg || '?' }));
+    this.#paint();
+    this.#saves.check(true);
+  }
+
+  /** `what`: an error (said in the widget's language), a function giving the text in
+   *  the current language, or null; it follows a language switch. */
+  #showMsg(what) {
+    this.#msg.show(!what ? null : typeof what === 'function' ? what : () => message(what, this.language));
+  }
+
+  // ---- nothing lost: saves in IndexedDB (gpt/run-saves.js), saved runs back (gpt-train-resume.js) ----
 
   /** Saves the current run (state, curves, corpus, settings) to IndexedDB; resolves when done. */
   saveNow() {
@@ -372,14 +342,12 @@ class AttnGptTrain extends AttnWidget {
 
   /** The record of the current run, or null: nothing trained, or another model by now. */
   async #snapshot() {
-    if (!this.#info?.trainable || !this.#client || this.#last.step <= 0) return null;
-    const gen = this.#gen;
-    const client = this.#client;
-    const { bytes, step } = await client.call('state');
-    if (gen !== this.#gen || client !== this.#client) return null;
-    return runRecord(bytes, step, {
-      corpus: this.#corpus, preset: this.ui.settings.state.preset, config: this.ui.settings.value.config,
-      causal: Boolean(this.#info.causal), plot: this.ui.plot.data, sample: this.ui.sample.textContent, last: this.#last,
+    const state = await this.#s.trainedState();
+    if (!state) return null;
+    const { corpus, info, last } = this.#s;
+    return runRecord(state.bytes, state.step, {
+      corpus, preset: this.ui.settings.state.preset, config: this.ui.settings.value.config,
+      causal: Boolean(info.causal), plot: this.ui.plot.data, sample: this.ui.sample.textContent, last,
     });
   }
 
@@ -387,148 +355,28 @@ class AttnGptTrain extends AttnWidget {
     return this.#saves.discard();
   }
 
-  /** Whether this trainer owns its run (claimed now if free). A run another trainer
-   *  trains is offered to look at or take over; one another trainer saved since this
-   *  one paused goes on from that save. */
-  async #own() {
-    if (this.#saves.owned) return true;
-    const { stored, newer } = await this.#saves.storedSave();
-    if (!(await this.#saves.own())) {
-      // the run on screen is this run: offered as it is here when its save cannot be read
-      const here = { ...this.#saves.run, step: this.#last.step, savedAt: this.#saves.saved?.savedAt ?? Date.now() };
-      this.#saves.show(stored ?? here, true);
-      this.#showMsg(() => this.t('gpt.trainedElsewhere'));
-      return false;
-    }
-    if (newer) {
-      const at = this.#last.step;
-      if (!(await this.#open(stored, 'paused'))) return false;
-      this.#showMsg(() => this.t('gpt.wentOnFrom', { step: formatGrouped(stored.step), was: formatGrouped(at) }));
-    }
-    return true;
-  }
-
-  /** Rebuilds saved run `rec` (settings, model, optimizer, curves, sample), paused;
-   *  true when it is on screen. A record that does not restore stays on offer. */
-  async #open(rec, status) {
-    const gen = this.#begin();
-    this.#status = 'resuming';
-    this.#paint();
-    try {
-      const text = await this.#textOf(rec);
-      clearTimeout(this.#rebuild); // the corpus arriving meanwhile scheduled a fresh model
-      this.ui.settings.restore(rec);
-      this.ui.causal.checked = !rec.causal;
-      const bytes = rec.state.slice().buffer;
-      const info = await this.#client.call('restore', { bytes, text }, [bytes]);
-      if (gen !== this.#gen) return false;
-      this.#adopt(info, status, rec.source, text);
-      this.ui.settings.locked = true;
-      this.#restoreRun(rec, info.steps);
-      this.#saves.adopt(rec);
-      this.#showMsg(null);
-      this.#paint();
-      return true;
-    } catch (err) {
-      if (gen !== this.#gen) return false;
-      this.#showMsg(() => this.t('gpt.resumeFailed', { msg: message(err, this.language) }));
-      this.#saves.show(rec); // still there: Discard, or try again
-      await this.reset();
-      return false;
-    }
-  }
-
   /** Resumes saved run `rec` (the one on offer by default) and trains on; one another
    *  trainer trains is offered instead. */
-  async resumeSaved(rec = this.#saves.take()) {
-    if (!rec) return;
-    if (await heldElsewhere(rec.id)) {
-      this.#saves.show(rec, true);
-      return;
-    }
-    if (await this.#open(rec, 'paused')) await this.start();
+  resumeSaved(rec = this.#saves.take()) {
+    return resumeRun(this.#host, rec);
   }
 
   /** Opens the run on offer without training it: another trainer owns it. */
-  async lookSaved() {
-    const rec = this.#saves.take();
-    if (!rec?.state || !(await this.#open(rec, 'paused'))) return;
-    this.#showMsg(() => this.t('gpt.looking', { name: runName(this, rec) }));
+  lookSaved() {
+    return lookAtRun(this.#host);
   }
 
   /** Asks the trainer of the run on offer to pause, and trains the run here from the
    *  save its Pause makes. */
-  async takeOver() {
-    const offered = this.#saves.take();
-    if (!offered) return;
-    const gen = this.#begin();
-    this.#showMsg(() => this.t('gpt.askingToPause', { name: runName(this, offered) }));
-    const lock = waitFor(offered.id);
-    askToPause(offered.id);
-    (await lock)?.release(); // free now: start() claims it again
-    if (gen !== this.#gen) return;
-    let rec = offered;
-    try {
-      rec = (await loadSave(offered.id)) ?? offered;
-    } catch {
-      // storage gone: the offered save it is
-    }
-    // no save to go on from (only the run on screen is offered so): it trains on as it is
-    if (!rec.state || (await this.#open(rec, 'paused'))) await this.start();
+  takeOver() {
+    return takeOverRun(this.#host);
   }
 
-  /** Another trainer asks for run `id`: pause (which saves it), and say why. */
-  async #askedToPause(id) {
-    if (id !== this.#saves.run.id || !this.#saves.owned || this.#status !== 'running') return;
+  /** Another trainer asks for the run this one holds: pause (which saves it), and say why. */
+  async #askedToPause() {
+    if (this.#s.status !== 'running') return;
     await this.pause();
-    this.#showMsg(() => this.t('gpt.takenOver', { step: formatGrouped(this.#last.step) }));
-  }
-
-  /** Downloads saved run `rec`: its training state, or its weights (gpt-files.js). */
-  async #downloadRun(rec, what) {
-    const text = await this.#textOf(rec);
-    this.#fileMsg.show(...await downloadRun(this.shadowRoot, this.#client, rec, what, text, (k, v) => this.t(k, v), () => this.language));
-  }
-
-  /** The text saved run `rec` trained on: its own, or the default corpus once it is here. */
-  async #textOf(rec) {
-    if (rec.source === 'own') return rec.text;
-    await this.ui.settings.whenReady();
-    return this.ui.settings.defaultText;
-  }
-
-  /** The curves, sample and numbers of saved run `rec`, at `step`. */
-  #restoreRun(rec, step) {
-    this.ui.plot.clear();
-    for (const [k, pts] of Object.entries(rec.plot ?? {})) for (const [x, y] of pts) this.ui.plot.add(k, x, y);
-    this.ui.sample.textContent = rec.sample ?? '';
-    this.#last = { ...FRESH, step, loss: rec.plot?.batch?.at(-1)?.[1] ?? NaN,
-      eval: rec.eval ?? undefined, sampleStep: rec.sampleStep ?? undefined };
-  }
-
-  /** The worker died mid-run: a new one, and the last save offered. */
-  #crashed(msg) {
-    this.#client?.terminate();
-    this.#connectWorker();
-    this.ui.inspect.close();
-    ++this.#gen;
-    this.#info = null;
-    this.#status = 'crashed';
-    this.ui.settings.locked = false;
-    this.#showMsg(() => this.t('gpt.crashed', { msg: msg || '?' }));
-    this.#paint();
-    this.#saves.check(true);
-  }
-
-  /** Test hook: makes the worker die as a crash would (an uncaught error in it). */
-  crashWorkerForTest() {
-    return this.#client?.call('crashForTest');
-  }
-
-  /** `what`: an error (said in the widget's language), a function giving the text in
-   *  the current language, or null; it follows a language switch. */
-  #showMsg(what) {
-    this.#msg.show(!what ? null : typeof what === 'function' ? what : () => message(what, this.language));
+    this.#showMsg(() => this.t('gpt.takenOver', { step: formatGrouped(this.#s.last.step) }));
   }
 }
 
