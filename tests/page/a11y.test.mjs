@@ -3,7 +3,7 @@
 // notes-example.html, in English and Chinese, in the light and the dark theme, once every
 // widget has drawn, and again with an explanation open and every "Show as tables" on. A
 // violation of a WCAG 2.1 A or AA rule fails the test, named with its rule and nodes.
-// Far lesson sections skip rendering (lesson-page.js); the audit renders every section,
+// Far lesson sections skip rendering (pages/lesson.js); the audit renders every section,
 // as a reader scrolling through sees each. And every editable cell of the head has a
 // spoken name: "W_q row d0 column c2", its value read after it.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/a11y.test.mjs

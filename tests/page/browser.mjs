@@ -172,7 +172,7 @@ export function sharedPage(use = () => {}) {
 }
 
 /** Scrolls lesson section `#s<n>` into view and waits until it is laid out as a near one
- *  (lesson-page.js skips the layout of far sections, `.far`, content-visibility: auto). */
+ *  (pages/lesson.js skips the layout of far sections, `.far`, content-visibility: auto). */
 export function nearby(page, n) {
   return inView(page.locator(`#s${n}`));
 }

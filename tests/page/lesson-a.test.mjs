@@ -191,7 +191,7 @@ test('screenshots of each section; no horizontal overflow at 380px', async () =>
   });
   await withPage(async (page) => {
     for (const n of [1, 2, 3, 4]) {
-      // Each section near the viewport: a far one skips layout (lesson-page.js), and what
+      // Each section near the viewport: a far one skips layout (pages/lesson.js), and what
       // overflows it does not widen the page while it is far.
       await nearby(page, n);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

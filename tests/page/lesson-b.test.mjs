@@ -64,7 +64,7 @@ const widgetsText = (page) => page.evaluate((tags) => {
   return parts.join('\n');
 }, MINE);
 /** The widgets' text, and each section's as rendered (innerText), each seen in view: a far
- *  section skips its layout (lesson-page.js), and has no rendered text meanwhile. */
+ *  section skips its layout (pages/lesson.js), and has no rendered text meanwhile. */
 const widgetText = async (page) => {
   const parts = [await widgetsText(page)];
   for (const n of [5, 6, 7, 8]) parts.push(await renderedText(page, `#s${n}`));
@@ -402,7 +402,7 @@ for (const lang of ['en', 'zh']) {
 test('380 px: nothing wider than the screen', () => withPage(async (page) => {
   const wide = [];
   for (const n of [5, 6, 7, 8]) {
-    // in view: a far section skips layout (lesson-page.js) and hides its overflow meanwhile
+    // in view: a far section skips layout (pages/lesson.js) and hides its overflow meanwhile
     await nearby(page, n);
     wide.push(...await page.evaluate((n) => {
       const s = document.getElementById(`s${n}`);

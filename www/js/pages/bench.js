@@ -37,7 +37,7 @@ function failed(msg) {
   document.body.dataset.error = msg || 'failed';
 }
 
-/** `workers=k`: the page's own GPT worker and its k data-parallel workers (gpt-pool.js),
+/** `workers=k`: the page's own GPT worker and its k data-parallel workers (gpt/pool.js),
  *  timed by its `bench` command. */
 async function benchWorkers() {
   const { GptClient } = await import('../gpt/client.js');

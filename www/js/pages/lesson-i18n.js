@@ -1,4 +1,4 @@
-// The lesson page's texts, filled in before the widgets are defined (lesson-page.js imports
+// The lesson page's texts, filled in before the widgets are defined (pages/lesson.js imports
 // this module first): the widgets then measure where they sit on the page as it will be
 // painted, and the first paint (render-blocking) shows every text in place.
 

@@ -1,4 +1,4 @@
-// What the two notebook ESMs (notebook.js, notebook-gpt.js) share: matrices over the
+// What the two notebook ESMs (widget.js, gpt.js) share: matrices over the
 // widget protocol and an element's attributes from its Python widget.
 //
 // A matrix travels as { rows, cols, data } with `data` the float64 bytes (a binary buffer

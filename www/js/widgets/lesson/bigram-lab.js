@@ -1,7 +1,7 @@
 // The count bigram of the lesson's default corpus, shared by the bigram widgets: the table
 // the core counted when the site was built (data/bigram.bin, 5 KB gzipped; build.sh), read
 // by the core (BigramLab.fromTable), fetched once a bigram widget is near the viewport
-// (widget-base.js's whenNear). The corpus itself (400 KB gzipped) is the GPT trainer's
+// (schedule.js's whenNear). The corpus itself (400 KB gzipped) is the GPT trainer's
 // default text (corpusText): only the trainer fetches it.
 
 const CORPUS_URL = new URL('../../../data/corpus.txt', import.meta.url);
