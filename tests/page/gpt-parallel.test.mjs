@@ -1,6 +1,7 @@
-// Page tests for data-parallel training (gpt-pool.js, grad-worker.js): k web workers share
+// Page tests for data-parallel training (www/js/gpt/pool.js, grad-worker.js): k web workers share
 // each batch, the GPT worker sums their gradients and takes the AdamW step. Driven through
-// the page's own GptClient, in both wasm builds (relaxed SIMD and simd128).
+// the page's own GptClient (on the tests' worker, gpt-test-worker.mjs, for steps on demand,
+// the weights and a dying gradient worker), in both wasm builds (relaxed SIMD and simd128).
 // Run from the repo root: node --test --test-concurrency=1 tests/page/gpt-parallel.test.mjs
 // Needs ./build.sh (www/pkg, www/pkg-fma, www/data/corpus.txt).
 
