@@ -2,7 +2,7 @@
 //! `err.<code>`) and says in English exactly what it said before codes existed: the
 //! learner-facing errors are made here from real inputs and compared with their full
 //! text. The page's English is generated from `MESSAGES` (tools/error-tables.mjs), which,
-//! with tests/page/i18n-tables.test.mjs, holds the Chinese of www/js/i18n/part-gpt.js to it.
+//! with tests/page/i18n-tables.test.mjs, holds the Chinese of www/js/i18n/gpt.js to it.
 
 mod gpt_util;
 use attention_playground::error::simple_params;

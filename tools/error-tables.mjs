@@ -11,7 +11,7 @@
 // it costs ~35 s of CPU, later runs half a second). It writes (not committed):
 //   DIR/errors.gen.js      the lesson's, the shapes', the number parser's and the
 //                          explanations' codes: listed in DIR/index.js, so every widget has them
-//   DIR/errors-gpt.gen.js  the GPT's codes: imported by DIR/part-gpt.js, so they come with
+//   DIR/errors-gpt.gen.js  the GPT's codes: imported by DIR/gpt.js, so they come with
 //                          the trainer's code, as its Chinese does
 // each `export const en = { 'err.<code>': '<English>', … }` (errorText in i18n.js fills the
 // {params}). The Chinese stays in the hand-written tables, by code (ZH below). checkTables is
@@ -28,7 +28,7 @@ export const DIR = path.join(REPO, 'www/js/i18n');
 /** Each generated module: the core's tables it holds and the module a page gets them from. */
 export const GENERATED = {
   'errors.gen.js': { tables: ['shape', 'lesson', 'number', 'explain'], page: 'index.js' },
-  'errors-gpt.gen.js': { tables: ['gpt'], page: 'part-gpt.js' },
+  'errors-gpt.gen.js': { tables: ['gpt'], page: 'gpt.js' },
 };
 /** Where each table's Chinese is written (and where a missing one goes). */
 export const ZH = {
@@ -36,7 +36,7 @@ export const ZH = {
   lesson: 'errors-lesson.js',
   number: 'errors-number.js',
   explain: 'errors-explain.js',
-  gpt: 'part-gpt.js',
+  gpt: 'gpt.js',
 };
 /** Codes whose Chinese may have no Chinese word: an explanation's English, until those have codes. */
 export const NOT_CHINESE = new Set(['lesson.explain']);

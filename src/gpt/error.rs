@@ -1,6 +1,6 @@
 //! `GptError`: what a learner's config, text, prompt or file got wrong, as a stable code
 //! (`gpt.config.too_many_params`) and named params (`{ n, limit }`), so that the page can
-//! say it in the learner's language (`err.<code>`, the Chinese in www/js/i18n/part-gpt.js,
+//! say it in the learner's language (`err.<code>`, the Chinese in www/js/i18n/gpt.js,
 //! through `errorText` in www/js/i18n/i18n.js). `Display` is the English text of `MESSAGES`
 //! with the params filled in; the page's English table is generated from `MESSAGES`
 //! (tools/error-tables.mjs).

@@ -37,14 +37,14 @@ test('every code has the core\'s English and a Chinese text with its params wher
     assert.equal(lesson.en[`err.${code}`], en, code);
     assert.ok(lesson.zh[`err.${code}`], code);
   }
-  const gpt = tables.pages['part-gpt.js'];
+  const gpt = tables.pages['gpt.js'];
   for (const [code, en] of core.gpt) assert.equal(gpt.en[`err.${code}`], en, code);
   // The GPT's errors come with the trainer's code, not with every widget.
   assert.ok(!Object.keys(lesson.en).some((k) => k.startsWith('err.gpt.')), 'no GPT error in index.js');
 });
 
 test('the check reads every string table of www/js/i18n/ (not the modules that merge them)', () => {
-  const tableFiles = readdirSync(DIR).filter((f) => /^(shell|part-.*|errors.*)\.js$/.test(f));
+  const tableFiles = readdirSync(DIR).filter((f) => /^(shell|lesson|notes|practice|explain|gpt|errors.*)\.js$/.test(f));
   assert.ok(tableFiles.length >= 10, tableFiles.join(' '));
   assert.deepEqual(tableFiles.filter((f) => !(f in tables.files)), []);
   for (const glue of ['index.js', 'i18n.js']) assert.ok(!(glue in tables.files), glue);
@@ -66,8 +66,8 @@ test('the check finds a missing, non-Chinese, re-parametrised, unknown or hand-w
     delete t.pages['index.js'].zh['err.lesson.size'];
   }), /err\.lesson\.size has no Chinese text: add it to errors-lesson\.js/);
   one(changed((t) => {
-    delete t.pages['part-gpt.js'].zh['err.gpt.state.truncated'];
-  }), /err\.gpt\.state\.truncated has no Chinese text: add it to part-gpt\.js/);
+    delete t.pages['gpt.js'].zh['err.gpt.state.truncated'];
+  }), /err\.gpt\.state\.truncated has no Chinese text: add it to gpt\.js/);
   one(changed((t) => {
     t.pages['index.js'].zh['err.number.empty'] = 'empty cell';
   }), /errors-number\.js: the Chinese of err\.number\.empty is not Chinese/);

@@ -26,7 +26,7 @@ const OLD_STORE = 'saves'; // version 1
 export const SAVE_VERSION = 2;
 
 /** A storage fault, which the page says in its language (gpt.store.<fault> in
- *  i18n/part-gpt.js; the core's error codes are another table): none (no IndexedDB here,
+ *  i18n/gpt.js; the core's error codes are another table): none (no IndexedDB here,
  *  as in some private windows), denied, blocked (another tab holds an older version
  *  open), quota (the site's storage is full), failed (anything else). */
 function fault(err) {

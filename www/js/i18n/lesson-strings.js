@@ -2,6 +2,6 @@
 // before it is defined: a page that shows none of them (only <attn-head>) never loads them.
 
 import { addStrings } from './i18n.js';
-import PART_A from './part-a.js';
+import LESSON from './lesson.js';
 
-addStrings(PART_A);
+addStrings(LESSON);

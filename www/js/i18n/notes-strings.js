@@ -2,8 +2,8 @@
 // before it is defined: a page that shows none of them never loads them.
 
 import { addStrings } from './i18n.js';
-import PART_B from './part-b.js';
-import PART_B_PRACTICE from './part-b-practice.js';
+import NOTES from './notes.js';
+import PRACTICE from './practice.js';
 
-addStrings(PART_B);
-addStrings(PART_B_PRACTICE);
+addStrings(NOTES);
+addStrings(PRACTICE);

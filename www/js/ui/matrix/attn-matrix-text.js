@@ -4,9 +4,9 @@
 // the words where they go.
 
 import { addStrings, t } from '../../i18n/i18n.js';
-import PART_C from '../../i18n/part-c.js';
+import EXPLAIN_STRINGS from '../../i18n/explain.js';
 
-addStrings(PART_C);
+addStrings(EXPLAIN_STRINGS);
 
 /** The grid's name in titles and captions: its label, else its id. */
 export function gridName(el) {

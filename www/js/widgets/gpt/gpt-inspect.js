@@ -16,12 +16,12 @@
 
 import { AttnWidget, define, h, message } from '../../ui/widget-base.js';
 import { addStrings } from '../../i18n/i18n.js';
-import PART_GPT from '../../i18n/part-gpt.js';
+import GPT_STRINGS from '../../i18n/gpt.js';
 import { showChar } from '../../ui/format.js';
 import '../../ui/matrix/attn-matrix.js';
 import '../explain/attn-explain.js';
 
-addStrings(PART_GPT);
+addStrings(GPT_STRINGS);
 
 /** Longest prompt drawn: T × T cells per head stay readable. */
 const MAX_DRAWN = 24;

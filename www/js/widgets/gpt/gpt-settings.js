@@ -21,9 +21,9 @@ import { AttnWidget, define, h, message } from '../../ui/widget-base.js';
 import { whenNear } from '../../ui/schedule.js';
 import { addStrings } from '../../i18n/i18n.js';
 import { corpusText } from '../lesson/bigram-lab.js';
-import PART_GPT from '../../i18n/part-gpt.js';
+import GPT_STRINGS from '../../i18n/gpt.js';
 
-addStrings(PART_GPT);
+addStrings(GPT_STRINGS);
 
 const PRESETS = {
   tiny: { n_layer: 1, n_head: 4, n_embd: 32, block_size: 8, batch_size: 32, lr: 0.001 },

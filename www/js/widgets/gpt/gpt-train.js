@@ -18,7 +18,7 @@
 
 import { AttnWidget, define, message } from '../../ui/widget-base.js';
 import { addStrings } from '../../i18n/i18n.js';
-import PART_GPT from '../../i18n/part-gpt.js';
+import GPT_STRINGS from '../../i18n/gpt.js';
 import { workerError } from '../../gpt/client.js';
 import { TrainSession } from '../../gpt/train-session.js';
 import { RunSaves, runRecord } from '../../gpt/run-saves.js';
@@ -34,7 +34,7 @@ import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
 
-addStrings(PART_GPT);
+addStrings(GPT_STRINGS);
 
 const WORKERS_KEY = 'attention-playground.gpt.workers';
 
