@@ -188,6 +188,16 @@ export async function inView(locator) {
   }));
 }
 
+/** Resolves once the page has run what an action queued: a widget re-renders in a task
+ *  of its own after an input (widget-base.js's refresh, a setTimeout), and some draw in the
+ *  next frame. A task queued now runs after those, a frame later and a task after that
+ *  frame's work. Read a widget's numbers after an action only once this has resolved. */
+export async function settled(page) {
+  await page.evaluate(() => new Promise((resolve) => {
+    setTimeout(() => requestAnimationFrame(() => setTimeout(resolve, 0)), 0);
+  }));
+}
+
 /** `innerText` of the first `selector` on the page, seen in view (a far lesson section has
  *  none). */
 export async function renderedText(page, selector) {

@@ -6,18 +6,24 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, inView, nearby, pageSuite, renderedText } from './browser.mjs';
+import { SHOTS, inView, nearby, pageSuite, renderedText, settled } from './browser.mjs';
 
 const { withPage } = pageSuite();
 
-/** Shown text of every cell of an attn-matrix (input values for editable grids), row-major. */
-const cells = (page, selector) => page.locator(selector).first().evaluate((el) =>
-  [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
+/** Shown text of every cell of an attn-matrix (input values for editable grids), row-major,
+ *  once what the last action queued has been drawn (a click re-renders in a later task:
+ *  read at once, the old numbers were read once in CI). */
+const cells = async (page, selector) => {
+  await settled(page);
+  return page.locator(selector).first().evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
+};
 /** Rendered text of an element; for a widget host, of its shadow root's frame. */
 /** The text of the first `selector` as rendered, seen in view (a far section has none). */
 const textOf = async (page, selector) => {
   const el = page.locator(selector).first();
   await inView(el);
+  await settled(page);
   return el.evaluate((e) => (e.shadowRoot?.querySelector('.frame') ?? e).innerText);
 };
 
