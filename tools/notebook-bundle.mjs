@@ -9,7 +9,7 @@
 //   gpt.js         the same for GptInspect (www/js/pages/notebook/gpt.js): <attn-gpt-inspect> and the
 //                  GPT's simd128 build inside it
 //   tags.json      the elements widget.js defines (Widget(tag) accepts these)
-//   classes.json   the manifest's Python classes (tag, class name, summary: its docstring)
+//   ../_manifest.py the manifest's Python classes the package writes no code for
 //
 //   node tools/notebook-bundle.mjs SITE OUT   (build.sh: dist/attention-playground → python/…/static)
 //
@@ -141,9 +141,28 @@ for (const input of inputs) {
   for (const m of code.matchAll(/static tag = '([a-z0-9-]+)'|customElements\.define\('([a-z0-9-]+)'/g)) tags.add(m[1] ?? m[2]);
 }
 writeFileSync(path.join(out, 'tags.json'), `${JSON.stringify([...tags].sort())}\n`);
-// The Python classes of the widget manifest: the package makes those it has no code of its own for.
+// The Python classes of the widget manifest: those the package writes no code for are made
+// here (../_manifest.py, gitignored, in the wheel), real classes that editors and type
+// checkers see; one the package writes (Head, FormulaSteps) must draw the manifest's tag.
 const { WIDGETS } = await import(pathToFileURL(path.join(www, 'js/widgets/manifest.js')).href);
-const classes = WIDGETS.filter((w) => w.python).map(({ tag, python, summary }) => ({ tag, python, summary: summary ?? '' }));
-for (const c of classes) if (!tags.has(c.tag)) throw new Error(`manifest: ${c.python}'s <${c.tag}> is not in widget.js`);
-writeFileSync(path.join(out, 'classes.json'), `${JSON.stringify(classes, null, 1)}\n`);
+const written = readFileSync(path.join(out, '..', '_widgets.py'), 'utf8');
+const py = (s) => JSON.stringify(s); // a JSON string is a Python string literal here (no \u escapes needed)
+const classes = WIDGETS.filter((w) => w.python).map(({ tag, python, summary = '' }) => {
+  if (!tags.has(tag)) throw new Error(`manifest: ${python}'s <${tag}> is not in widget.js`);
+  if (new RegExp(`^class ${python}\\(`, 'm').test(written)) {
+    return `if _widgets.${python}.TAG != ${py(tag)}:\n    raise ImportError(${py(`attention_playground: ${python} must draw <${tag}> (www/js/widgets/manifest.js)`)})\n`;
+  }
+  const doc = `${summary.replace(/\.$/, '')} (\`\`<${tag}>\`\`).`;
+  return `\n\nclass ${python}(Widget):\n    ${py(doc).replace(/^"|"$/g, '"""')}\n\n    TAG = ${py(tag)}\n`;
+});
+const names = WIDGETS.filter((w) => w.python && !new RegExp(`^class ${w.python}\\(`, 'm').test(written)).map((w) => w.python);
+writeFileSync(path.join(out, '..', '_manifest.py'), `"""The widget manifest's classes (www/js/widgets/manifest.js), written by tools/notebook-bundle.mjs."""
+
+from . import _widgets
+from ._widgets import Widget
+
+__all__ = ${JSON.stringify(names)}
+
+${classes.filter((c) => c.startsWith('if')).join('')}${classes.filter((c) => !c.startsWith('if')).join('')}`);
+console.log(`_manifest.py: ${names.length} classes (${names.join(', ')})`);
 console.log(`tags.json: ${tags.size} elements`);

@@ -3,7 +3,7 @@
 //
 //   node tools/typeset.mjs [OUT]      (default www/js/ui/formulas.gen.js)
 //
-// What: every [latex, display] of www/js/formulas.js, group by group, plus the core's own
+// What: every [latex, display] of www/js/ui/formulas.js, group by group, plus the core's own
 // formula (formulaLatex, from www/pkg/) and each of its highlighted steps (tex-mark.js) for
 // every causal/scaled setting of the lesson's head, as the group `steps`. Each group is a
 // constant of its own, so a bundle keeps only the groups of the widgets it holds.

@@ -10,10 +10,11 @@ carries it, so nothing is fetched from the web.
 
 from ._checks import InputError
 from ._version import __version__
-from ._widgets import CLASSES, TAGS, FormulaSteps, GptInspect, Head, Widget
+from ._widgets import TAGS, FormulaSteps, GptInspect, Head, Widget
 
-# Schemes, SoftmaxSteps, NoteScale, Exercise, …: one class per entry of the widget manifest
-# that has a Python name (www/js/widgets/manifest.js), made from it.
-globals().update(CLASSES)
+# One class per entry of the widget manifest (www/js/widgets/manifest.js) with a Python name
+# and no code of its own here: written from it when the package is built (_manifest.py).
+from ._manifest import *  # noqa: F403 (Schemes, SoftmaxSteps, NoteScale, Exercise, …)
+from ._manifest import __all__ as _MANIFEST
 
-__all__ = ["Head", "FormulaSteps", *sorted(CLASSES), "GptInspect", "Widget", "InputError", "TAGS", "__version__"]
+__all__ = ["Head", "FormulaSteps", *_MANIFEST, "GptInspect", "Widget", "InputError", "TAGS", "__version__"]

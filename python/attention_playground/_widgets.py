@@ -295,27 +295,6 @@ class FormulaSteps(Widget):
         super().__init__(lang=lang, **attributes)
 
 
-def _manifest_classes():
-    """The widget manifest's Python classes (``classes.json``, from www/js/widgets/manifest.js)
-    that need no code of their own: a ``Widget`` of their tag, its catalogue summary as the
-    docstring. A class written above must draw the tag the manifest gives it."""
-    made = {}
-    for entry in json.loads(_static("classes.json").read_text()):
-        name, tag = entry["python"], entry["tag"]
-        written = globals().get(name)
-        if written is not None:
-            if getattr(written, "TAG", None) != tag:
-                raise ImportError(f"attention_playground: {name} draws {written.TAG!r}, the manifest says {tag!r}")
-            continue
-        doc = f"{entry['summary']} (``<{tag}>``)."
-        made[name] = type(name, (Widget,), {"TAG": tag, "__doc__": doc, "__module__": __name__})
-    return made
-
-
-CLASSES = _manifest_classes()
-globals().update(CLASSES)
-
-
 def _nd_to_json(value, _widget):
     if value is None:
         return None

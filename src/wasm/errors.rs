@@ -1,6 +1,6 @@
 //! Every coded error of the core crosses to the page the same way (`thrown`): a JS
 //! `Error` with the English `message`, a stable `code` and named `params`, which
-//! `errorText` (www/js/i18n.js) says from the string table `err.<code>` in the learner's
+//! `errorText` (www/js/i18n/i18n.js) says from the string table `err.<code>` in the learner's
 //! language. A param that is itself an error (the reason a sentence wraps) is a plain
 //! object `{ code, params, message }`, which survives postMessage.
 

@@ -1,6 +1,6 @@
 // A head on its defaults paints its numbers in the page's first frame, before its wasm has
 // arrived: the numbers the core computed when the site was built (tools/head-first.mjs,
-// www/js/head-first.gen.js). Here the core is held back until the test lets it go, as on a
+// www/js/widgets/head/head-first.gen.js). Here the core is held back until the test lets it go, as on a
 // slow network: the first frame's numbers must be the very ones the core then draws (each
 // cell's text and its exact value, and the stepper's text), for every causal/scaled
 // setting; what a learner types

@@ -1,7 +1,7 @@
 // The core's number and GPT errors are said in the learner's language: parseNumber,
 // HeadLab.setCell and GptLab throw Errors with a `code` and `params` (the GPT's cross the
 // worker's postMessage beside the message), and the page's string tables say them
-// (errorText in www/js/i18n.js). The English table must say exactly what the core says,
+// (errorText in www/js/i18n/i18n.js). The English table must say exactly what the core says,
 // so the two cannot drift apart; the Chinese one must be Chinese.
 // Run from the repo root: node --test --test-concurrency=1 tests/page/
 

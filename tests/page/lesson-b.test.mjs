@@ -9,7 +9,7 @@ import { SHOTS, nearby, pageSuite, renderedText } from './browser.mjs';
 
 const MINE = ['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
   'attn-note-scale', 'attn-variance', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'];
-const MY_FILES = /note-(graph|space|batch|encoder|cross|scale)\.js|variance(-worker)?\.js|exercise\.js|proofs\.js|practice\.js|quiz\.js|interview\.js|format\.js|cell-checks\.js|labels\.js|lesson-css\.js|lesson-widget\.js|matrix-block\.js|i18n\/(notes|practice)\.js/;
+const MY_FILES = /note-(graph|space|batch|encoder|cross|scale)\.js|variance(-worker)?\.js|exercise\.js|proofs\.js|practice\.js|quiz\.js|interview\.js|format\.js|cell-checks\.js|labels\.js|lesson-css\.js|lesson-widget\.js|matrix-block\.js|i18n\/(notes|practice|notes-strings)\.js|notes-set\.gen\.js/;
 
 let worstLongTask = 0;
 const site = pageSuite({

@@ -82,7 +82,7 @@ function card({ tag, section, summary, attributes: attrs, state, example }) {
 function buildCatalogue() {
   const toc = document.getElementById('widget-toc');
   // Built off the page and appended at once: the widgets then connect together, and
-  // find out with one layout which of them are near the viewport (widget-base.js).
+  // find out with one layout which of them are near the viewport (ui/schedule.js).
   const list = document.createDocumentFragment();
   let ol = null;
   let group = null;

@@ -5,7 +5,7 @@
 //   adoptTex(shadowRoot);                 // KaTeX's classes, inside a widget's shadow root
 //   usePrebuilt(head);                    // a group of formulas.gen.js, at a module's top
 //
-// A formula that never changes (www/js/formulas.js, the core's formula and its steps) was
+// A formula that never changes (www/js/ui/formulas.js, the core's formula and its steps) was
 // typeset when the site was built (tools/typeset.mjs → formulas.gen.js, one constant per
 // group) and the widget that draws it registers its group (usePrebuilt): tex() rebuilds its
 // DOM tree with createElement and element.style, so KaTeX's script is never loaded for it
