@@ -1,5 +1,7 @@
-//! Largest first, without the library's sorts: `slice::sort_by` costs the lesson's wasm
-//! ~6 KB, and the orders it is needed for are short (a row's terms, a vocabulary's top k).
+//! Largest first, without the library's sorts: `slice::sort_by` (one copy per comparator)
+//! costs the lesson's wasm 2.3 KB gzipped (1.9 KB as one `sort_unstable_by` behind a
+//! `&dyn Fn`) and the GPT's 4.0 KB, and the orders it is needed for are short (a row's
+//! terms, a vocabulary's top k).
 
 use std::cmp::Ordering;
 
@@ -24,4 +26,42 @@ pub(crate) fn largest_first(
             i
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::largest_first;
+
+    /// The first k of a stable descending library sort: ties in index order, NaN by
+    /// `total_cmp` (+NaN above +∞, −NaN below −∞), −0 below +0.
+    #[test]
+    fn picks_what_a_stable_library_sort_would() {
+        let odd = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.5,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-300,
+        ];
+        let mut seed = 11u64;
+        for n in 0..40 {
+            let keys: Vec<f64> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    odd[(seed >> 33) as usize % odd.len()]
+                })
+                .collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&i, &j| keys[j].total_cmp(&keys[i]));
+            for k in 0..=n + 1 {
+                let got = largest_first(n, k, |i, j| keys[i].total_cmp(&keys[j]));
+                assert_eq!(got, order[..k.min(n)], "{keys:?} k = {k}");
+            }
+        }
+    }
 }

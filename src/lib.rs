@@ -4,6 +4,7 @@
 //! `wasm` is the only module that knows about JavaScript.
 
 pub mod attention;
+mod decimal;
 pub mod error;
 pub mod explain;
 mod largest_first;

@@ -2,26 +2,21 @@
 //! with and by the same arithmetic as the lesson function that drew it:
 //! M = W_qᵀW_k and x M xᵀ (`score_two_ways`), normalising by rows / columns /
 //! the whole and the keepdim trap (`normalize_directions`, `keepdim_trap`), the
-//! sinusoidal table (`sinusoidal`), the exercise's weights (`exercise_run`), the
-//! multi-head check's head 0 (`multihead_check`), softmax on the right and the
-//! wrong axis (`wrong_axis`), the future-change outputs (`future_change`) and the
-//! batch of note 3 (`batch_independence`).
+//! sinusoidal table (`sinusoidal`), the exercise's weights (`exercise_run`) and
+//! softmax on the right and the wrong axis (`wrong_axis`). The heads the lesson
+//! draws from a seed are in `seeded`.
 
 use super::body::{Axis, Bilinear, Body, NoValueReason, Over, Sinusoid, SourceCell};
 use super::build::{self, Operand};
 use super::error::shape_error;
-use super::head::{explain_attention_cell, explain_head, HeadInputs, HeadView};
+use super::head::{explain_head, HeadInputs};
 use super::{Cell, ExplainError, Explanation, Kind};
 use crate::attention::HeadWeights;
-use crate::lesson::error::{fail, lesson_error};
 use crate::lesson::exercise::{exercise_run, MaskLine, ScoreLine, SoftmaxAxis};
 use crate::lesson::head_experiments::{compatibility, run_head};
-use crate::lesson::multihead::{head_slice, multihead_inputs};
-use crate::lesson::notes::{batch_draws, batched_head};
 use crate::lesson::practice::wrong_axis;
-use crate::lesson::proofs::future_inputs;
 use crate::lesson::{LessonError, MAX_SIDE};
-use crate::tensor::{causal_mask, causal_or_none, Mask, Matrix};
+use crate::tensor::{Mask, Matrix};
 
 type Parts = (f64, Body, Vec<SourceCell>);
 
@@ -264,35 +259,6 @@ pub fn explain_exercise(
     Ok(e.not_drawn(&[("masked_scores", "exercise_scores")]))
 }
 
-/// The batched multi-head check (§6): a cell of head (0, 0) (the drawn weights),
-/// from the same seed and shape [B, H, T, d_k]; q, k, v cells are not explained.
-pub fn explain_multihead(
-    seed: u64,
-    shape: [usize; 4],
-    causal: bool,
-    cell: Cell,
-    max_terms: usize,
-) -> Result<Explanation, ExplainError> {
-    let (q, k, v) = multihead_inputs(seed, shape).map_err(lesson_err)?;
-    let (q, k, v) = (
-        head_slice(&q, shape, 0, 0),
-        head_slice(&k, shape, 0, 0),
-        head_slice(&v, shape, 0, 0),
-    );
-    let t_len = shape[2];
-    let mask = causal_or_none(causal, t_len, t_len);
-    let view = HeadView {
-        q: &q,
-        k: &k,
-        v: &v,
-        mask: &mask,
-        scale: 1.0 / (shape[3] as f64).sqrt(),
-        projections: None,
-        drawn: None,
-    };
-    explain_attention_cell(&view, cell, max_terms)
-}
-
 /// The wrong-axis exercise (§8): a "weights" cell of batch `batch` of
 /// `wrong_axis(seed, B, T)`, softmax along rows (`right`) or columns (`wrong`).
 pub fn explain_wrong_axis(
@@ -314,116 +280,4 @@ pub fn explain_wrong_axis(
         .ok_or_else(|| shape_error!("explain.shape.no_batch", b = b_len, batch = batch))?;
     let e = weight_along(scores, cell, axis, max_terms)?;
     Ok(e.not_drawn(&[("masked_scores", "practice_scores")]))
-}
-
-/// Which output of the future-change proof (§7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FutureGrid {
-    MaskedBefore,
-    MaskedAfter,
-    UnmaskedBefore,
-    UnmaskedAfter,
-}
-
-impl FutureGrid {
-    /// The grid's name, as `parse` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            FutureGrid::MaskedBefore => "masked_before",
-            FutureGrid::MaskedAfter => "masked_after",
-            FutureGrid::UnmaskedBefore => "unmasked_before",
-            FutureGrid::UnmaskedAfter => "unmasked_after",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<FutureGrid, ExplainError> {
-        Ok(match name {
-            "masked_before" => FutureGrid::MaskedBefore,
-            "masked_after" => FutureGrid::MaskedAfter,
-            "unmasked_before" => FutureGrid::UnmaskedBefore,
-            "unmasked_after" => FutureGrid::UnmaskedAfter,
-            _ => return Err(ExplainError::UnknownGrid(name.to_string())),
-        })
-    }
-}
-
-/// A cell of one of the future-change proof's heads (§7): q, k and v from
-/// `seed`, v's rows from `from` on redrawn for the "after" grids, the causal mask
-/// for the "masked" ones, scale 1/√d. The drawn grids are the heads' "out".
-pub fn explain_future_change(
-    seed: u64,
-    t_len: usize,
-    d: usize,
-    from: usize,
-    grid: FutureGrid,
-    cell: Cell,
-    max_terms: usize,
-) -> Result<Explanation, ExplainError> {
-    let [q, k, v, v2] = future_inputs(seed, t_len, d, from).map_err(lesson_err)?;
-    let (v, causal) = match grid {
-        FutureGrid::MaskedBefore => (&v, true),
-        FutureGrid::MaskedAfter => (&v2, true),
-        FutureGrid::UnmaskedBefore => (&v, false),
-        FutureGrid::UnmaskedAfter => (&v2, false),
-    };
-    let after = matches!(grid, FutureGrid::MaskedAfter | FutureGrid::UnmaskedAfter);
-    let elsewhere = [
-        (
-            "weights",
-            if causal {
-                "proof_weights_masked"
-            } else {
-                "proof_weights_unmasked"
-            },
-        ),
-        (
-            "v",
-            if after {
-                "proof_v_after"
-            } else {
-                "proof_v_before"
-            },
-        ),
-    ];
-    let mask = causal_or_none(causal, t_len, t_len);
-    let view = HeadView {
-        q: &q,
-        k: &k,
-        v,
-        mask: &mask,
-        scale: 1.0 / (d as f64).sqrt(),
-        projections: None,
-        drawn: None,
-    };
-    let mut e = explain_attention_cell(&view, cell, max_terms)?.not_drawn(&elsewhere);
-    e.grid = Some(grid.name());
-    Ok(e)
-}
-
-/// Note 3 (§5): explains one cell of sequence `seq` (0 or 1) of the batch
-/// `batch_independence` draws, before (`after` false) or after sequence 1 was
-/// redrawn. The head ran on the whole batch; the explanation names only that
-/// sequence's rows, because they are the only ones the cell was made from.
-pub fn explain_batch(
-    (seed, t_len, c, d): (u64, usize, usize, usize),
-    after: bool,
-    seq: usize,
-    cell: Cell,
-    max_terms: usize,
-) -> Result<Explanation, LessonError> {
-    let (w, x_before, x_after) = batch_draws(seed, t_len, c, d)?;
-    let xs = if after { x_after } else { x_before };
-    let Some(x) = xs.get(seq) else {
-        return fail!("lesson.notes.no_sequence", seq);
-    };
-    let trace = batched_head(&xs, &w, true, true).swap_remove(seq);
-    let mask = causal_mask(t_len, t_len);
-    let inputs = HeadInputs {
-        x_q: x,
-        x_kv: x,
-        w: &w,
-        mask: &mask,
-    };
-    explain_head(&trace, inputs, cell, max_terms)
-        .map_err(|e| lesson_error!("lesson.explain", detail = e.to_string()))
 }

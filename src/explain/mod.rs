@@ -19,6 +19,7 @@ mod grid;
 mod head;
 mod lesson;
 mod scheme;
+mod seeded;
 mod steps;
 
 use serde::Serialize;
@@ -32,10 +33,10 @@ pub use fraction::{as_fraction, fraction_beside, Fraction};
 pub use grid::{Grid, Strided};
 pub use head::{explain_attention_cell, explain_head, Drawn, HeadInputs, HeadView, Projection};
 pub use lesson::{
-    explain_batch, explain_compat, explain_exercise, explain_future_change, explain_multihead,
-    explain_normalize, explain_sinusoid, explain_wrong_axis, FutureGrid,
+    explain_compat, explain_exercise, explain_normalize, explain_sinusoid, explain_wrong_axis,
 };
 pub use scheme::{explain_scheme, Scheme};
+pub use seeded::{explain_batch, explain_future_change, explain_multihead, FutureGrid};
 pub use steps::{formula_steps, Step, FORMULA};
 
 /// How many terms a long sum lists before summarising the rest (a GPT head
