@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SHOTS, pageSuite } from './browser.mjs';
 import { DIST, freshDist } from './dist.mjs';
+import { serve } from './server.mjs';
 
 const SUB = 'course/notes/attention-playground/';
 const NOTE_WIDGETS = ['attn-bigram', 'attn-sum-norm', 'attn-softmax-steps', 'attn-head', 'attn-note-graph'];
@@ -456,6 +457,39 @@ async function lessonTags() {
   return [...new Set([...html.matchAll(/<(attn-[a-z-]+)/g)].map((m) => m[1]))];
 }
 
+/**
+ * Pastes `snippet` (what Copy put on the clipboard) into a course page of another site, as
+ * step 1 says: the folder copied next to the page, served from another folder and another
+ * origin (its own port). The head it holds draws its numbers there, cleanly.
+ */
+async function pastedElsewhere(page, snippet) {
+  const root = path.join(tmp, 'other');
+  await cp(DIST, path.join(root, 'week-3', 'attention-playground'), { recursive: true });
+  await writeFile(path.join(root, 'week-3', 'attention.html'), `<!doctype html><html lang="en"><head>
+<meta charset="utf-8"><link rel="icon" href="data:,"><title>Week 3: attention</title>\n${snippet.split('\n')[0]}\n</head>
+<body><h1>Week 3</h1>\n${snippet.split('\n').slice(1).join('\n')}\n</body></html>\n`);
+  const other = await serve(root);
+  try {
+    assert.notEqual(new URL(other.base).origin, new URL(page.url()).origin, 'another origin');
+    const notes = await page.context().newPage();
+    const problems = [];
+    notes.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
+    notes.on('pageerror', (e) => problems.push(String(e)));
+    notes.on('requestfailed', (r) => problems.push(`${r.url()} ${r.failure()?.errorText}`));
+    await notes.goto(`${other.base}week-3/attention.html`);
+    await notes.waitForFunction(() => {
+      const td = document.querySelector('attn-head')?.shadowRoot
+        ?.querySelector('attn-matrix#scores')?.shadowRoot?.querySelector('td[data-row="2"][data-col="0"]');
+      return td?.textContent === '4.00';
+    }, null, { timeout: 20000 });
+    assert.equal(await cell(notes, 'attn-head', 'scores', 2, 0), '4.00');
+    assert.deepEqual(problems, [], 'the pasted snippet draws on another site with nothing in the console');
+    await notes.close();
+  } finally {
+    await other.close();
+  }
+}
+
 test('embed.html documents every widget live, with snippets, copy and full-size links', async () => {
   const tags = await lessonTags();
   await withEmbed('embed.html', async (page) => {
@@ -463,7 +497,8 @@ test('embed.html documents every widget live, with snippets, copy and full-size 
     for (const tag of tags) {
       const card = page.locator(`article.widget-card#${tag}`);
       assert.equal(await card.count(), 1, `a card for <${tag}>`);
-      assert.match(await card.locator('pre.snippet').textContent(), new RegExp(`<script type="module" src="[^"]*/${SUB}widgets\\.js"></script>\\n<${tag}[ >]`));
+      // The folder's path as step 1 has a teacher copy it next to the notes: not this page's URL.
+      assert.match(await card.locator('pre.snippet').textContent(), new RegExp(`^<script type="module" src="attention-playground/widgets\\.js"></script>\\n<${tag}[ >]`));
       assert.equal(await card.locator(`.live > ${tag}`).count(), 1, `a live <${tag}>`);
       assert.match(await card.locator('a.full-size').getAttribute('href'), /^index\.html#/);
     }
@@ -475,10 +510,11 @@ test('embed.html documents every widget live, with snippets, copy and full-size 
 
     // Copy puts the snippet on the clipboard.
     const main = await page.locator('#main-snippet').textContent();
-    assert.match(main, /widgets\.js" blocking="render"><\/script>\n<attn-head weights="hou" scaled="false"><\/attn-head>/);
+    assert.match(main, /^<script type="module" src="attention-playground\/widgets\.js" blocking="render"><\/script>\n<attn-head weights="hou" scaled="false"><\/attn-head>$/);
     await page.locator('#start button.copy').click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), main);
     assert.equal(await page.locator('#start button.copy').textContent(), 'Copied ✓');
+    await pastedElsewhere(page, main);
 
     // The full-size link follows the live example's state; edit it, then follow the link.
     await page.locator('#attn-head .live #scaled').check();

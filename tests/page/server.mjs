@@ -73,28 +73,38 @@ async function handle(root, req, res, extra) {
 }
 
 /**
- * Starts serving `root` (default www/); resolves to the base URL ending in "/".
+ * Serves `root` on a port of its own; resolves to { base, close } (base ends in "/").
  * `headers` are added to every 200 response, `htmlHeaders` to .html ones only.
  */
-export async function start(root = ROOT, { headers = {}, htmlHeaders = {} } = {}) {
-  if (server) throw new Error('server already started');
-  const base = root.endsWith(path.sep) ? root : root + path.sep;
-  server = http.createServer((req, res) => {
-    handle(base, req, res, { headers, htmlHeaders }).catch((err) => {
+export async function serve(root, { headers = {}, htmlHeaders = {} } = {}) {
+  const dir = root.endsWith(path.sep) ? root : root + path.sep;
+  const s = http.createServer((req, res) => {
+    handle(dir, req, res, { headers, htmlHeaders }).catch((err) => {
       res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(err));
     });
   });
   await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', resolve);
   });
-  return `http://127.0.0.1:${server.address().port}/`;
+  const close = () => {
+    s.closeAllConnections?.();
+    return new Promise((resolve) => s.close(() => resolve()));
+  };
+  return { base: `http://127.0.0.1:${s.address().port}/`, close, server: s };
+}
+
+/** Starts serving `root` (default www/) as the suite's one server; resolves to its base URL. */
+export async function start(root = ROOT, options = {}) {
+  if (server) throw new Error('server already started');
+  const served = await serve(root, options);
+  server = served;
+  return served.base;
 }
 
 export async function stop() {
   if (!server) return;
   const s = server;
   server = null;
-  s.closeAllConnections?.();
-  await new Promise((resolve) => s.close(() => resolve()));
+  await s.close();
 }

@@ -31,8 +31,10 @@ export function fullSizeLink(key, section, state) {
   return `index.html#${encodeURIComponent(key)}=${encodeURIComponent(JSON.stringify(state))}`;
 }
 
-const widgetsUrl = () => (/^https?:$/.test(location.protocol) ? new URL('widgets.js', location.href).href
-  : 'https://your-site/attention-playground/widgets.js');
+/** The script as a course page next to the copied folder loads it (step 1 above the
+ *  snippet): relative, so the snippet works on any host and under any path. Not this page's
+ *  own URL: pasted into notes on another host, that drew nothing. */
+const WIDGETS_SRC = 'attention-playground/widgets.js';
 
 function attrTable(rows) {
   return h('div', { class: 'scroll-x' }, h('table', { class: 'ref' },
@@ -49,7 +51,7 @@ function snippetBlock(text) {
 function card({ tag, section, summary, attributes: attrs, state, example }) {
   const key = urlKeyOf(tag);
   const ex = example ? ` ${example}` : '';
-  const snippet = `<script type="module" src="${widgetsUrl()}"></script>\n<${tag}${ex}></${tag}>`;
+  const snippet = `<script type="module" src="${WIDGETS_SRC}"></script>\n<${tag}${ex}></${tag}>`;
   const live = h('div', { class: 'live' });
   live.innerHTML = `<${tag}${ex}></${tag}>`;
   const el = live.firstElementChild;
@@ -127,7 +129,7 @@ function eventLog() {
   });
 }
 
-document.getElementById('main-snippet').textContent = `<script type="module" src="${widgetsUrl()}" blocking="render"></script>\n<attn-head weights="hou" scaled="false"></attn-head>`;
+document.getElementById('main-snippet').textContent = `<script type="module" src="${WIDGETS_SRC}" blocking="render"></script>\n<attn-head weights="hou" scaled="false"></attn-head>`;
 buildCatalogue();
 eventLog();
 document.addEventListener('click', (e) => {
