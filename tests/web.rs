@@ -2,10 +2,20 @@
 //! the numbers JavaScript reads are the NumPy fixture's numbers.
 #![cfg(target_arch = "wasm32")]
 
+use attention_playground::attention::{head_forward, hou_defaults};
+use attention_playground::lesson::exercise::{exercise_run, MaskLine, ScoreLine, SoftmaxAxis};
+use attention_playground::tensor::Matrix;
+use attention_playground::wasm::lesson::{
+    averaging_ladder, batch_independence_js, dk_slider_js, exercise_run_js, future_change_js,
+    grad_check_js,
+};
 use attention_playground::wasm::{cross_attention, parse_number_js, HeadLab};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
+use web_util::{f64s, get, typed_matrices};
+
+mod web_util;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -27,7 +37,7 @@ struct Trace {
 }
 
 fn read(v: JsValue) -> Trace {
-    serde_wasm_bindgen::from_value(v).expect("trace shape")
+    web_util::from_value(v).expect("trace shape")
 }
 
 fn fixture() -> serde_json::Value {
@@ -151,4 +161,108 @@ fn cross_attention_is_t_out_by_t_in() {
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap();
     assert!(cross_attention(js, false, false).is_err());
+}
+
+/// Asserts matrix `m` (`{ rows, cols, data }`) of a result is the Rust matrix `want`: its
+/// shape, and `data` one Float64Array holding the same f64s bit for bit (−∞, NaN, −0).
+fn same_bits(what: &str, m: &JsValue, want: &Matrix) {
+    let shape = (get(m, "rows").as_f64(), get(m, "cols").as_f64());
+    assert_eq!(
+        shape,
+        (Some(want.rows as f64), Some(want.cols as f64)),
+        "{what}"
+    );
+    let got = f64s(&get(m, "data"), what);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&got),
+        bits(&want.data),
+        "{what}: {got:?} vs {:?}",
+        want.data
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_head_s_matrices_cross_as_float64_arrays_bit_for_bit() {
+    let (_, x, w) = hou_defaults();
+    let mut lab = HeadLab::new();
+    for (causal, scaled) in [(true, false), (false, true)] {
+        lab.set_causal(causal);
+        lab.set_scaled(scaled);
+        let r = lab.compute().unwrap();
+        let t = head_forward(&x, &w, causal, scaled).unwrap();
+        let want = [
+            ("q", &t.q),
+            ("k", &t.k),
+            ("v", &t.v),
+            ("scores", &t.scores),
+            ("masked_scores", &t.masked_scores),
+            ("weights", &t.weights),
+            ("out", &t.out),
+        ];
+        for (name, m) in want {
+            same_bits(name, &get(&r, name), m);
+        }
+        let masked = f64s(&get(&get(&r, "masked_scores"), "data"), "masked");
+        assert_eq!(
+            masked.contains(&f64::NEG_INFINITY),
+            causal,
+            "−∞ where masked"
+        );
+    }
+    let s = lab.state().unwrap();
+    for (name, m) in [("x", &x), ("W_q", &w.w_q), ("W_k", &w.w_k), ("W_v", &w.w_v)] {
+        same_bits(name, &get(&s, name), m);
+    }
+    let steps = lab.formula_steps().unwrap();
+    assert_eq!(
+        typed_matrices("formula steps", &steps),
+        5,
+        "every step's output"
+    );
+}
+
+#[wasm_bindgen_test]
+fn nan_and_minus_infinity_cross_in_float64_arrays_bit_for_bit() {
+    // Masking the past hides all of row 3: NumPy's softmax gives NaN there.
+    let r = exercise_run_js("scaled", "lower", "last").unwrap();
+    let want = exercise_run(ScoreLine::Scaled, MaskLine::Lower, SoftmaxAxis::Last);
+    assert!(want.weights.data.iter().any(|w| w.is_nan()));
+    assert!(want.masked_scores.data.contains(&f64::NEG_INFINITY));
+    let fields = [
+        ("q", &want.q),
+        ("k", &want.k),
+        ("v", &want.v),
+        ("scores", &want.scores),
+        ("masked_scores", &want.masked_scores),
+        ("weights", &want.weights),
+        ("out", &want.out),
+        ("expected_weights", &want.expected_weights),
+        ("expected_out", &want.expected_out),
+    ];
+    for (name, m) in fields {
+        same_bits(name, &get(&r, name), m);
+    }
+    assert_eq!(typed_matrices("exercise run", &r), fields.len());
+}
+
+#[wasm_bindgen_test]
+fn every_matrix_of_the_lesson_s_results_is_a_float64_array() {
+    let m = |rows: usize, cols: usize, data: Vec<f64>| serde_json::json!({ "rows": rows, "cols": cols, "data": data });
+    let json = serde_wasm_bindgen::Serializer::json_compatible();
+    let js = |v: serde_json::Value| v.serialize(&json).unwrap();
+    let x = m(3, 2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let w = m(2, 2, vec![1.0, 0.0, 0.0, 1.0]);
+    let cross = serde_json::json!({ "x_q": x, "x_kv": x, "W_q": w, "W_k": w, "W_v": w });
+    let results = [
+        ("cross", cross_attention(js(cross), true, true).unwrap()),
+        ("ladder", averaging_ladder(js(x)).unwrap()),
+        ("dk slider", dk_slider_js(1, 4, true, true).unwrap()),
+        ("batch", batch_independence_js(1, 4, 3, 2).unwrap()),
+        ("future", future_change_js(1, 4, 3, 2).unwrap()),
+        ("grad check", grad_check_js(1, 3, 2, true).unwrap()),
+    ];
+    for (what, r) in results {
+        assert!(typed_matrices(what, &r) > 0, "{what}: no matrix");
+    }
 }

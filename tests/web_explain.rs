@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+mod web_util;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[derive(Deserialize, Debug, PartialEq)]
@@ -75,7 +77,7 @@ fn weight_u_to_h_is_e4_over_the_row_sum() {
     // Absent options arrive as null, not undefined.
     let rest = js_sys::Reflect::get(&v, &"rest".into()).unwrap();
     assert!(rest.is_null());
-    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    let e: SoftmaxExpl = web_util::from_value(v).unwrap();
     assert_eq!(
         (e.kind.as_str(), e.row, e.col, e.op.as_str()),
         ("weights", 2, 0, "softmax")
@@ -100,7 +102,7 @@ fn weight_u_to_h_is_e4_over_the_row_sum() {
 #[wasm_bindgen_test]
 fn out_masked_cells_and_errors() {
     let mut lab = HeadLab::new();
-    let e: DotExpl = serde_wasm_bindgen::from_value(ok(lab.explain("out", 2, 0, None))).unwrap();
+    let e: DotExpl = web_util::from_value(ok(lab.explain("out", 2, 0, None))).unwrap();
     let ab: Vec<(f64, f64)> = e.terms.iter().map(|t| (round2(t.a), t.b)).collect();
     assert_eq!((e.op.as_str(), round2(e.value)), ("dot", 8.87));
     assert_eq!(ab, vec![(0.80, 10.0), (0.02, 0.0), (0.18, 5.0)]);
@@ -123,7 +125,7 @@ fn out_masked_cells_and_errors() {
     assert!(lab.explain("W_q", 0, 0, None).is_err());
     lab.set_scaled(true);
     let steps = ok(lab.formula_steps());
-    let steps: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(steps).unwrap();
+    let steps: Vec<serde_json::Value> = web_util::from_value(steps).unwrap();
     let terms: Vec<&str> = steps.iter().map(|s| s["term"].as_str().unwrap()).collect();
     assert_eq!(
         terms,
@@ -145,7 +147,7 @@ fn scheme_cells_show_fractions() {
     let x = x
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap();
-    let e: DotExpl = serde_wasm_bindgen::from_value(ok(explain_scheme_js(
+    let e: DotExpl = web_util::from_value(ok(explain_scheme_js(
         "matrix",
         x.clone(),
         "out",
@@ -189,7 +191,7 @@ fn cross_weight_is_a_softmax_over_the_keys() {
         0,
         None,
     ));
-    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    let e: SoftmaxExpl = web_util::from_value(v).unwrap();
     assert_eq!(
         (e.kind.as_str(), e.row, e.col, e.op.as_str()),
         ("weights", 0, 0, "softmax")
@@ -207,9 +209,13 @@ fn cross_weight_is_a_softmax_over_the_keys() {
             col: 3
         }
     );
+}
 
-    // Scores are q·k; q is a projection of x_q, k and v of x_kv.
-    let s: DotExpl = serde_wasm_bindgen::from_value(ok(explain_cross_js(
+/// Scores are q·k; q is a projection of x_q, k and v of x_kv; a causal mask hides key 1
+/// from query 0.
+#[wasm_bindgen_test]
+fn cross_scores_q_k_and_the_mask_name_their_sources() {
+    let s: DotExpl = web_util::from_value(ok(explain_cross_js(
         cross_input(2),
         false,
         true,
@@ -231,7 +237,7 @@ fn cross_weight_is_a_softmax_over_the_keys() {
             col: 1
         }
     );
-    let q: DotExpl = serde_wasm_bindgen::from_value(ok(explain_cross_js(
+    let q: DotExpl = web_util::from_value(ok(explain_cross_js(
         cross_input(2),
         false,
         false,
@@ -251,10 +257,8 @@ fn cross_weight_is_a_softmax_over_the_keys() {
         0,
         None,
     ));
-    let k: serde_json::Value = serde_wasm_bindgen::from_value(k).unwrap();
+    let k: serde_json::Value = web_util::from_value(k).unwrap();
     assert_eq!(k["terms"][0]["a_src"]["matrix"], "x_kv");
-
-    // A causal mask hides key 1 from query 0.
     let m = ok(explain_cross_js(
         cross_input(2),
         true,
@@ -264,7 +268,7 @@ fn cross_weight_is_a_softmax_over_the_keys() {
         1,
         None,
     ));
-    let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
+    let m: serde_json::Value = web_util::from_value(m).unwrap();
     assert_eq!(m["value"], 0.0);
 }
 
@@ -291,12 +295,12 @@ fn gpt() -> attention_playground::wasm::gpt::GptLab {
 #[wasm_bindgen_test]
 fn gpt_weight_is_the_softmax_the_heatmap_draws() {
     let mut lab = gpt();
-    let a: serde_json::Value = serde_wasm_bindgen::from_value(lab.attention("the cat").unwrap())
+    let a: serde_json::Value = web_util::from_value(lab.attention("the cat").unwrap())
         .map_err(|e| e.to_string())
         .unwrap();
     let drawn = a["layers"][1][1]["data"][4 * 7 + 2].as_f64().unwrap();
     let v = ok(lab.explain_attention("the cat", 1, 1, "weights", 4, 2, None));
-    let e: SoftmaxExpl = serde_wasm_bindgen::from_value(v).unwrap();
+    let e: SoftmaxExpl = web_util::from_value(v).unwrap();
     assert_eq!(
         (e.kind.as_str(), e.row, e.col, e.op.as_str()),
         ("weights", 4, 2, "softmax")
@@ -316,7 +320,7 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
 
     // A score is q·k/√8 over hs = 8 terms: 3 listed, 5 summed as the rest.
     let s = ok(lab.explain_attention("the cat", 0, 0, "scores", 3, 1, Some(3)));
-    let s: serde_json::Value = serde_wasm_bindgen::from_value(s).unwrap();
+    let s: serde_json::Value = web_util::from_value(s).unwrap();
     assert_eq!(s["op"], "dot");
     assert_eq!(s["terms"].as_array().unwrap().len(), 3);
     assert_eq!(s["rest"]["count"], 5);
@@ -329,7 +333,7 @@ fn gpt_weight_is_the_softmax_the_heatmap_draws() {
     );
     assert_eq!(value.to_bits(), drawn_score.to_bits());
     let m = ok(lab.explain_attention("the cat", 0, 0, "masked_scores", 1, 3, None));
-    let m: serde_json::Value = serde_wasm_bindgen::from_value(m).unwrap();
+    let m: serde_json::Value = web_util::from_value(m).unwrap();
     assert_eq!(m["op"], "masked");
 
     assert!(lab
@@ -368,11 +372,11 @@ fn batch_cell_is_explained_from_its_own_sequence() {
     struct Batch {
         before: Vec<Trace>,
     }
-    let b: Batch = serde_wasm_bindgen::from_value(ok(batch_independence_js(0, 4, 4, 4))).unwrap();
+    let b: Batch = web_util::from_value(ok(batch_independence_js(0, 4, 4, 4))).unwrap();
     let drawn = &b.before[0].out;
     let explain = |after| {
         let v = ok(explain_batch_js(0, 4, 4, 4, after, 0, "out", 3, 1, None));
-        serde_wasm_bindgen::from_value::<DotExpl>(v).unwrap()
+        web_util::from_value::<DotExpl>(v).unwrap()
     };
     let (before, after) = (explain(false), explain(true));
     assert_eq!(before.op, "dot");
@@ -417,7 +421,7 @@ fn a_returned_trace_explains_its_own_cells() {
             col,
             None,
         ));
-        serde_wasm_bindgen::from_value::<SoftmaxExpl>(v).unwrap()
+        web_util::from_value::<SoftmaxExpl>(v).unwrap()
     };
     // u→h (row 2, column 0): e^4 / (e^4 + e^0.5 + e^2.5) with or without the mask,
     // since u is last; h→u (row 0, column 2) is masked in the decoder only.
@@ -430,7 +434,7 @@ fn a_returned_trace_explains_its_own_cells() {
     assert!(open.value > 0.0);
     assert!((open.value - drawn(&enc, "weights", 2)).abs() < 1e-15);
     let out = ok(explain_trace_js(dec.clone(), true, "out", 2, 0, None));
-    let out: DotExpl = serde_wasm_bindgen::from_value(out).unwrap();
+    let out: DotExpl = web_util::from_value(out).unwrap();
     assert_eq!(round2(out.value), 8.87);
 
     // What the trace cannot say, and bad traces, are messages.
@@ -459,10 +463,8 @@ fn json(v: JsValue) -> (serde_json::Value, f64) {
     struct Value {
         value: f64,
     }
-    let value = serde_wasm_bindgen::from_value::<Value>(v.clone())
-        .unwrap()
-        .value;
-    (serde_wasm_bindgen::from_value(v).unwrap(), value)
+    let value = web_util::from_value::<Value>(v.clone()).unwrap().value;
+    (web_util::from_value(v).unwrap(), value)
 }
 
 /// Element (r, c) of a `{ rows, cols, data }` field of a lesson result.
@@ -474,7 +476,7 @@ fn cell_of(result: &serde_json::Value, field: &str, r: usize, c: usize) -> f64 {
 }
 
 fn lesson(v: JsValue) -> serde_json::Value {
-    serde_wasm_bindgen::from_value(v).unwrap()
+    web_util::from_value(v).unwrap()
 }
 
 #[wasm_bindgen_test]
@@ -633,7 +635,7 @@ fn multihead_wrong_axis_and_future_change() {
 /// `{ code, params }` of a thrown error.
 fn code_and_params(e: JsValue) -> (String, serde_json::Value, String) {
     let get = |k: &str| js_sys::Reflect::get(&e, &k.into()).unwrap();
-    let params: serde_json::Value = serde_wasm_bindgen::from_value(get("params")).unwrap();
+    let params: serde_json::Value = web_util::from_value(get("params")).unwrap();
     let message = js_sys::Error::from(e.clone())
         .message()
         .as_string()

@@ -5,7 +5,7 @@
 use attention_playground::wasm::gpt::GptLab;
 use serde::Deserialize;
 use wasm_bindgen_test::*;
-use web_util::message;
+use web_util::{f32s, get, message};
 
 mod web_util;
 
@@ -43,7 +43,6 @@ struct M {
     rows: usize,
     cols: usize,
     data: Vec<f32>,
-    masked: Option<Vec<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -57,6 +56,8 @@ struct Attention {
     tokens: Vec<String>,
     layers: Vec<Vec<M>>,
     scores: Vec<Vec<M>>,
+    /// T·T: where the causal mask hides the key, the same for every head.
+    masked: Option<Vec<bool>>,
     probs: Vec<P>,
     causal: bool,
 }
@@ -75,11 +76,11 @@ struct Config {
 }
 
 fn attention(lab: &mut GptLab, prompt: &str) -> Attention {
-    serde_wasm_bindgen::from_value(lab.attention(prompt).expect("attention")).expect("shape")
+    web_util::from_value(lab.attention(prompt).expect("attention")).expect("shape")
 }
 
 fn config(lab: &GptLab) -> Config {
-    serde_wasm_bindgen::from_value(lab.config().expect("config")).expect("config shape")
+    web_util::from_value(lab.config().expect("config")).expect("config shape")
 }
 
 #[wasm_bindgen_test]
@@ -124,11 +125,12 @@ fn attention_is_one_matrix_per_layer_and_head() {
     assert_eq!(a.tokens, ["t", "h", "e", " ", "c", "a", "t"]);
     assert!(a.causal);
     assert_eq!(a.layers.len(), 2);
+    let masked = a.masked.as_ref().expect("causal → mask");
+    assert_eq!(masked.len(), 49);
     for heads in &a.layers {
         assert_eq!(heads.len(), 4);
         for m in heads {
             assert_eq!((m.rows, m.cols, m.data.len()), (7, 7, 49));
-            let masked = m.masked.as_ref().expect("causal → mask");
             for r in 0..7 {
                 let row = &m.data[r * 7..][..7];
                 assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-4);
@@ -171,8 +173,45 @@ fn attention_is_one_matrix_per_layer_and_head() {
     // without the mask every key is visible
     lab.set_causal(false);
     let a = attention(&mut lab, "the cat");
-    assert!(!a.causal && a.layers[0][0].masked.is_none());
+    assert!(!a.causal && a.masked.is_none());
     assert!(a.layers[0][0].data[1] > 0.0, "row 0 reads position 1");
+}
+
+/// The maps as the page gets them: each one Float32Array, the very f32s of the forward
+/// pass (the same model run natively from the lab's saved state), −∞ where masked.
+#[wasm_bindgen_test]
+fn attention_maps_cross_as_float32_arrays_bit_for_bit() {
+    let cfg = r#"{"preset":"tiny","n_layer":2,"n_embd":16,"batch_size":4}"#;
+    let mut lab = GptLab::new(cfg, &corpus(), 1).unwrap();
+    lab.step(5).unwrap();
+    let a = lab.attention("the cat").expect("attention");
+    let mut tr = attention_playground::gpt::state::from_bytes(&lab.state_bytes(), &corpus())
+        .expect("the lab's state");
+    let nh = tr.model.config.n_head;
+    let acts = tr.forward_text("the cat").expect("forward");
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut minus_inf = 0;
+    for (field, want) in [("layers", false), ("scores", true)] {
+        for l in 0..2 {
+            for h in 0..nh {
+                let what = format!("{field}[{l}][{h}]");
+                let m = get(&get(&get(&a, field), &l.to_string()), &h.to_string());
+                let got = f32s(&get(&m, "data"), &what);
+                let drawn = if want {
+                    acts.preatt(l, 0, h, nh)
+                } else {
+                    acts.att(l, 0, h, nh)
+                };
+                assert_eq!(bits(&got), bits(drawn), "{what}");
+                minus_inf += got.iter().filter(|x| **x == f32::NEG_INFINITY).count();
+            }
+        }
+    }
+    assert_eq!(
+        minus_inf,
+        2 * nh * 21,
+        "the 21 masked cells of each head's 7×7 scores"
+    );
 }
 
 #[wasm_bindgen_test]

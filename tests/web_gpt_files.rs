@@ -11,6 +11,8 @@ use serde::Deserialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+mod web_util;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 const FIXTURES: [(&str, &[u8]); 4] = [
@@ -39,7 +41,7 @@ struct Info {
 /// Asserts that `checkpointInfo(bytes)` is `{ bytes: bytes.len(), safetensors, state }`.
 fn assert_info(name: &str, bytes: &[u8], safetensors: bool, state: bool) {
     let js = checkpoint_info(&js_sys::Uint8Array::from(bytes)).expect("checkpointInfo never fails");
-    let info: Info = serde_wasm_bindgen::from_value(js).expect("{ bytes, safetensors, state }");
+    let info: Info = web_util::from_value(js).expect("{ bytes, safetensors, state }");
     let expected = Info {
         bytes: bytes.len() as u32,
         safetensors,

@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+mod web_util;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn js(v: &Value) -> JsValue {
@@ -22,7 +24,7 @@ fn js(v: &Value) -> JsValue {
 }
 
 fn read<T: for<'de> Deserialize<'de>, E: Into<JsValue>>(v: Result<JsValue, E>) -> T {
-    serde_wasm_bindgen::from_value(v.map_err(Into::into).unwrap()).expect("result shape")
+    web_util::from_value(v.map_err(Into::into).unwrap()).expect("result shape")
 }
 
 fn data(m: &Value) -> Vec<f64> {
@@ -227,22 +229,34 @@ fn exercise_head_and_answers() {
 /// Every export answers the lesson's default input with an object, and
 /// refuses hostile input with an `Error` instead of panicking (a panic would
 /// abort the test's wasm instance).
-#[wasm_bindgen_test]
-fn every_export_answers_good_input_and_refuses_bad_input() {
-    use attention_playground::wasm::lesson::*;
-    let ok = |what: &str, r: Result<JsValue, JsValue>| {
-        let v = r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
-        assert!(v.is_object(), "{what} returned no object");
-    };
-    let bad = |what: &str, r: Result<JsValue, JsValue>| {
-        assert!(r.is_err(), "{what} accepted bad input");
-    };
-    let m = |rows: usize, cols: usize, data: Vec<f64>| {
-        js(&json!({ "rows": rows, "cols": cols, "data": data }))
-    };
-    let hou = || m(3, 2, vec![2.0, 7.0, 6.0, 4.0, 6.0, 5.0]);
-    let empty = || js(&json!({}));
+/// An export's result: an object whose every matrix's data is one Float64Array.
+fn ok(what: &str, r: Result<JsValue, JsValue>) {
+    let v = r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    assert!(v.is_object(), "{what} returned no object");
+    web_util::typed_matrices(what, &v);
+}
 
+fn bad(what: &str, r: Result<JsValue, JsValue>) {
+    assert!(r.is_err(), "{what} accepted bad input");
+}
+
+/// `{ rows, cols, data }` as the page writes it.
+fn m(rows: usize, cols: usize, data: Vec<f64>) -> JsValue {
+    js(&json!({ "rows": rows, "cols": cols, "data": data }))
+}
+
+fn hou() -> JsValue {
+    m(3, 2, vec![2.0, 7.0, 6.0, 4.0, 6.0, 5.0])
+}
+
+fn empty() -> JsValue {
+    js(&json!({}))
+}
+
+/// Every export answers good input and refuses bad input: §1–§2.
+#[wasm_bindgen_test]
+fn every_export_answers_the_bigram_and_the_ladder() {
+    use attention_playground::wasm::lesson::*;
     ok("bigramParams", bigram_params(65, 32));
     bad("bigramParams", bigram_params(0, u32::MAX));
     ok("trainingExamples", training_examples_js("Let's hea"));
@@ -265,7 +279,12 @@ fn every_export_answers_good_input_and_refuses_bad_input() {
         keepdim_trap_js(m(2, 2, vec![1.0, 0.0, 1.0, 1.0])),
     );
     bad("keepdimTrap", keepdim_trap_js(hou()));
+}
 
+/// … §3–§4: the head's extras and position.
+#[wasm_bindgen_test]
+fn every_export_answers_the_head_s_extras_and_position() {
+    use attention_playground::wasm::lesson::*;
     ok("outputTerms", output_terms_js(empty(), 2));
     bad("outputTerms", output_terms_js(empty(), usize::MAX));
     ok("compareWords", compare_words("hou", "you", empty()));
@@ -301,7 +320,12 @@ fn every_export_answers_good_input_and_refuses_bad_input() {
     ok("sinusoidalTable", sinusoidal_table(8, 6));
     bad("sinusoidalTable", sinusoidal_table(100_000, 100_000));
     ok("cropContext", crop_context_js(10, 8));
+}
 
+/// … the notes and the √d_k experiments.
+#[wasm_bindgen_test]
+fn every_export_answers_the_notes() {
+    use attention_playground::wasm::lesson::*;
     ok("batchIndependence", batch_independence_js(1, 8, 4, 2));
     bad(
         "batchIndependence",
@@ -338,7 +362,12 @@ fn every_export_answers_good_input_and_refuses_bad_input() {
     );
     ok("avgMaxWeight", avg_max_weight_js(0, 100, 8, 512));
     bad("avgMaxWeight", avg_max_weight_js(0, 1_000_000, 8, 512));
+}
 
+/// … the exercise, the proofs and the practice.
+#[wasm_bindgen_test]
+fn every_export_answers_the_exercise_proofs_and_practice() {
+    use attention_playground::wasm::lesson::*;
     ok("exerciseData", exercise_data());
     ok("multiHeadCheck", multihead_check_js(0, 2, 4, 5, 16, true));
     bad("multiHeadCheck", multihead_check_js(0, 2, 4, 5, 1000, true));

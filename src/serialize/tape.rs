@@ -1,8 +1,10 @@
-//! The tape: a value as tokens, and the one walk that builds JS (or, in tests, JSON) from
-//! them (see the module's head, src/serialize/mod.rs).
+//! The tape: a value as tokens, written by serde (see the module's head,
+//! src/serialize/mod.rs); build.rs walks them into JS (or, in tests, JSON) values.
 
 use serde::ser::{self, Serialize};
 use std::fmt;
+
+use super::{F32S, F64S};
 
 /// One token of a value: a scalar, or the start or end of an array or object. An
 /// object's tokens alternate key (`Str` or `Name`) and value.
@@ -16,6 +18,10 @@ pub(crate) enum Tok {
     Arr,
     Obj,
     End,
+    /// A run of numbers written through `F64s`: one typed array of f64.
+    F64s(Vec<f64>),
+    /// A run written through `F32s`: one typed array of f32.
+    F32s(Vec<f32>),
 }
 
 /// Why a value could not be written (no value of the core's gets one: an integer
@@ -49,23 +55,39 @@ fn fail(what: &str) -> Error {
 
 /// `value` as tokens.
 pub(crate) fn tape<T: Serialize + ?Sized>(value: &T) -> Result<Vec<Tok>, Error> {
-    let mut t = Tape(Vec::new());
+    let mut t = Tape {
+        toks: Vec::new(),
+        run: None,
+    };
     value.serialize(&mut t)?;
-    Ok(t.0)
+    Ok(t.toks)
 }
 
-pub(crate) struct Tape(Vec<Tok>);
+pub(crate) struct Tape {
+    toks: Vec<Tok>,
+    /// The numbers of the run (`F64s`, `F32s`) being written: they take no tokens.
+    run: Option<Vec<f64>>,
+}
 
 impl Tape {
     fn put(&mut self, t: Tok) -> Result<(), Error> {
-        self.0.push(t);
+        self.toks.push(t);
+        Ok(())
+    }
+
+    /// A number: a token, or the next number of the run being written.
+    fn num(&mut self, x: f64) -> Result<(), Error> {
+        match &mut self.run {
+            Some(run) => run.push(x),
+            None => self.toks.push(Tok::Num(x)),
+        }
         Ok(())
     }
 
     /// Opens `{ variant: …` for a variant with data.
     fn variant(&mut self, variant: &'static str) {
-        self.0.push(Tok::Obj);
-        self.0.push(Tok::Name(variant));
+        self.toks.push(Tok::Obj);
+        self.toks.push(Tok::Name(variant));
     }
 
     /// Opens an array or object (`open`), inside `{ variant: …` for a variant.
@@ -73,9 +95,18 @@ impl Tape {
         if let Some(v) = variant {
             self.variant(v);
         }
-        self.0.push(open);
+        self.toks.push(open);
         let ends = 1 + u8::from(variant.is_some());
         Compound { t: self, ends }
+    }
+
+    /// Opens an array; a run's own sequence takes no token.
+    #[inline(never)]
+    fn seq(&mut self) -> Compound<'_> {
+        if self.run.is_some() {
+            return Compound { t: self, ends: 0 };
+        }
+        self.open(None, Tok::Arr)
     }
 
     fn int(&mut self, v: f64) -> Result<(), Error> {
@@ -83,12 +114,24 @@ impl Tape {
         if v.abs() > MAX_SAFE {
             return Err(fail("an integer beyond 2^53 cannot be a JavaScript number"));
         }
-        self.put(Tok::Num(v))
+        self.num(v)
+    }
+
+    /// Ends the run of numbers just `written` (`F32s` when `f32`) as one token.
+    fn end_run(&mut self, f32: bool, written: Result<(), Error>) -> Result<(), Error> {
+        let run = self.run.take().unwrap_or_default();
+        written?;
+        self.toks.push(if f32 {
+            Tok::F32s(run.iter().map(|&x| x as f32).collect()) // each came from an f32: exact
+        } else {
+            Tok::F64s(run)
+        });
+        Ok(())
     }
 
     /// A map key must have written one string token from `from` on.
     fn check_key(&self, from: usize) -> Result<(), Error> {
-        match &self.0[from..] {
+        match &self.toks[from..] {
             [Tok::Str(_) | Tok::Name(_)] => Ok(()),
             _ => Err(fail("Map key is not a string and cannot be an object key")),
         }
@@ -104,7 +147,7 @@ pub(crate) struct Compound<'a> {
 impl Compound<'_> {
     fn end(self) -> Result<(), Error> {
         for _ in 0..self.ends {
-            self.t.0.push(Tok::End);
+            self.t.toks.push(Tok::End);
         }
         Ok(())
     }
@@ -114,7 +157,7 @@ impl Compound<'_> {
 macro_rules! numbers {
     ($($method:ident($t:ty)),*) => {$(
         fn $method(self, v: $t) -> Result<(), Error> {
-            self.put(Tok::Num(v.into()))
+            self.num(v.into())
         }
     )*};
 }
@@ -180,10 +223,20 @@ impl<'a> ser::Serializer for &'a mut Tape {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        value.serialize(self)
+        // F64s and F32s (only they use these names): a flat sequence of numbers, written
+        // as one run (one token).
+        let run = (name == F64S || name == F32S) && self.run.is_none();
+        if run {
+            self.run = Some(Vec::new());
+        }
+        let written = value.serialize(&mut *self);
+        if run {
+            return self.end_run(name == F32S, written);
+        }
+        written
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -197,7 +250,7 @@ impl<'a> ser::Serializer for &'a mut Tape {
         self.put(Tok::End)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
-        Ok(self.open(None, Tok::Arr))
+        Ok(self.seq())
     }
     fn serialize_tuple(self, _: usize) -> Result<Compound<'a>, Error> {
         self.serialize_seq(None)
@@ -264,7 +317,7 @@ macro_rules! fields {
                 key: &'static str,
                 v: &T,
             ) -> Result<(), Error> {
-                self.t.0.push(Tok::Name(key));
+                self.t.toks.push(Tok::Name(key));
                 v.serialize(&mut *self.t)
             }
             fn end(self) -> Result<(), Error> {
@@ -279,7 +332,7 @@ impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        let from = self.t.0.len();
+        let from = self.t.toks.len();
         key.serialize(&mut *self.t)?;
         self.t.check_key(from)
     }
@@ -288,75 +341,5 @@ impl ser::SerializeMap for Compound<'_> {
     }
     fn end(self) -> Result<(), Error> {
         Compound::end(self)
-    }
-}
-
-/// What `build` makes values with.
-pub(crate) trait Build {
-    type V;
-    fn num(&mut self, x: f64) -> Self::V;
-    fn bool(&mut self, b: bool) -> Self::V;
-    fn null(&mut self) -> Self::V;
-    fn str(&mut self, s: &str) -> Self::V;
-    fn array(&mut self) -> Self::V;
-    fn push(&mut self, array: &mut Self::V, item: Self::V);
-    fn object(&mut self) -> Self::V;
-    fn set(&mut self, object: &mut Self::V, key: &str, value: Self::V);
-    /// A field the program names (a struct's, a variant's): the same key on every call.
-    fn set_name(&mut self, object: &mut Self::V, key: &'static str, value: Self::V) {
-        self.set(object, key, value);
-    }
-}
-
-/// The value `tape` writes.
-pub(crate) fn build<B: Build>(tape: &[Tok], b: &mut B) -> B::V {
-    let mut at = 0;
-    value(tape, &mut at, b)
-}
-
-fn value<B: Build>(tape: &[Tok], at: &mut usize, b: &mut B) -> B::V {
-    let Some(tok) = tape.get(*at) else {
-        return b.null();
-    };
-    *at += 1;
-    match tok {
-        Tok::Num(x) => b.num(*x),
-        Tok::Bool(v) => b.bool(*v),
-        Tok::Null | Tok::End => b.null(),
-        Tok::Str(s) => b.str(s),
-        Tok::Name(s) => b.str(s),
-        Tok::Arr => {
-            let mut a = b.array();
-            while !closes(tape, at) {
-                let item = value(tape, at, b);
-                b.push(&mut a, item);
-            }
-            a
-        }
-        Tok::Obj => {
-            let mut o = b.object();
-            while !closes(tape, at) {
-                let key = &tape[*at];
-                *at += 1;
-                let v = value(tape, at, b);
-                match key {
-                    Tok::Name(s) => b.set_name(&mut o, s, v),
-                    Tok::Str(s) => b.set(&mut o, s, v),
-                    _ => b.set(&mut o, "", v),
-                }
-            }
-            o
-        }
-    }
-}
-
-/// Whether the array or object ends at `at` (stepping past its `End`).
-fn closes(tape: &[Tok], at: &mut usize) -> bool {
-    match tape.get(*at) {
-        Some(Tok::End) | None => {
-            *at += 1;
-            true
-        }
-        Some(_) => false,
     }
 }

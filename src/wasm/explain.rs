@@ -194,7 +194,7 @@ pub fn explain_trace_js(
     Ok(to_js(&e)?)
 }
 
-// The lesson's other grids (`crate::explain::lesson`). Each takes the same
+// The lesson's other grids (`crate::explain::lesson`, `seeded`). Each takes the same
 // arguments as the lesson function that drew the grid, then the cell; `kind`
 // also accepts "M", "x M xᵀ", "PE", "by_rows", "by_columns", "whole", "right",
 // "wrong". New ops: `"bilinear"`: `{ first: [dot…], then: dot }` (value = then.sum,

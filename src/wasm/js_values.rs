@@ -1,116 +1,13 @@
-//! Rust values to JS values and back, in one place: results out (`to_js`), input
-//! objects in (`Fields`, `MatIn`); errors go out through `errors::thrown`.
-//!
-//! Results are plain objects (maps too, so an explanation's flattened `op` fields are
-//! fields), `None` is `null`, and −∞ and NaN stay numbers; matrices are
-//! `{ rows, cols, data }` (`Matrix: Serialize`, src/serialize/).
-
-use std::cell::RefCell;
+//! JS values to Rust: the page's input objects, read field by field (`Fields`, `MatIn`);
+//! results go out through `to_js` (src/wasm/to_js.rs), errors through `errors::thrown`.
 
 use js_sys::{Array, Reflect};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::thrown;
 use crate::lesson::error::{lesson_error, Lesson};
 use crate::lesson::{LessonError, MAX_SIDE};
 use crate::tensor::Matrix;
-
-/// Every result the page gets goes through here: written as a tape of tokens, then
-/// built into JS values by one walk (`crate::serialize`; it replaced serde-wasm-bindgen's
-/// serializer, whose per-type generic code cost the lesson's wasm more).
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    match crate::serialize::tape(value) {
-        Ok(t) => Ok(crate::serialize::build(&t, &mut Js)),
-        Err(e) => Err(JsError::new(&format!(
-            "internal: could not hand numbers to the page: {e}"
-        ))),
-    }
-}
-
-/// Builds plain JS values: numbers, strings, booleans, null, `Array`s and `Object`s.
-struct Js;
-
-impl crate::serialize::Build for Js {
-    type V = JsValue;
-    fn num(&mut self, x: f64) -> JsValue {
-        JsValue::from_f64(x)
-    }
-    fn bool(&mut self, b: bool) -> JsValue {
-        JsValue::from_bool(b)
-    }
-    fn null(&mut self) -> JsValue {
-        JsValue::NULL
-    }
-    fn str(&mut self, s: &str) -> JsValue {
-        JsValue::from_str(s)
-    }
-    fn array(&mut self) -> JsValue {
-        Array::new().into()
-    }
-    fn push(&mut self, array: &mut JsValue, item: JsValue) {
-        array.unchecked_ref::<Array>().push(&item);
-    }
-    fn object(&mut self) -> JsValue {
-        js_sys::Object::new().into()
-    }
-    fn set(&mut self, object: &mut JsValue, key: &str, value: JsValue) {
-        object
-            .unchecked_ref::<Plain>()
-            .put(&JsValue::from_str(key), &value);
-    }
-    fn set_name(&mut self, object: &mut JsValue, key: &'static str, value: JsValue) {
-        NAMES.with(|names| {
-            let object = object.unchecked_ref::<Plain>();
-            match names.borrow_mut().get(key) {
-                Some(key) => object.put(key, &value),
-                None => object.put(&JsValue::from_str(key), &value),
-            }
-        });
-    }
-}
-
-thread_local! {
-    static NAMES: RefCell<Names> = const { RefCell::new(Names(Vec::new())) };
-}
-
-/// The JS string of each field name, made once: decoding a key from UTF-8 on every call
-/// cost more than the rest of writing a result. An open-addressed table by the name's
-/// address and length (std's HashMap costs the lesson's wasm 3 KB gzipped).
-struct Names(Vec<Option<(usize, usize, JsValue)>>);
-
-impl Names {
-    const SLOTS: usize = 1 << 10; // a few hundred field names in all
-
-    /// The name's JS string; `None` only if the table is full.
-    fn get(&mut self, key: &'static str) -> Option<&JsValue> {
-        if self.0.is_empty() {
-            self.0.resize_with(Self::SLOTS, || None);
-        }
-        let (ptr, len) = (key.as_ptr() as usize, key.len());
-        let hash = (ptr as u32 ^ (len as u32).rotate_left(16)).wrapping_mul(0x9e37_79b1);
-        let start = (hash >> 22) as usize; // the top 10 bits
-        let at = (0..Self::SLOTS)
-            .map(|i| (start + i) % Self::SLOTS)
-            .find(|&i| !matches!(&self.0[i], Some((p, l, _)) if (*p, *l) != (ptr, len)))?;
-        let slot = &mut self.0[at];
-        Some(
-            &slot
-                .get_or_insert_with(|| (ptr, len, JsValue::from_str(key)))
-                .2,
-        )
-    }
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// A plain object of ours, being written.
-    #[wasm_bindgen(extends = js_sys::Object)]
-    type Plain;
-    /// `object[key] = value`: no Reflect, no try (it cannot throw on a plain object).
-    #[wasm_bindgen(method, indexing_setter)]
-    fn put(this: &Plain, key: &JsValue, value: &JsValue);
-}
 
 /// The page handed `what` in a form the core cannot read.
 pub(crate) fn malformed(what: &str, detail: impl std::fmt::Display) -> JsValue {
@@ -261,7 +158,8 @@ impl<'a> Fields<'a> {
         Ok(out)
     }
 
-    /// An array of numbers.
+    /// An array of numbers (or a `Float64Array`, as a matrix's `data` comes out: read as
+    /// any iterable; a typed fast path would cost the lesson's wasm ~1 KB gzipped).
     pub(crate) fn numbers(&self, name: &str) -> Result<Vec<f64>, JsValue> {
         self.list(name, "an array of numbers", JsValue::as_f64)
     }

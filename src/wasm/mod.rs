@@ -2,8 +2,9 @@
 //!
 //! Rust owns the state (`HeadLab`); JavaScript sets whole matrices or single
 //! typed cells, asks for one `compute()` and reads every intermediate at once.
-//! Matrices cross as `{ rows, cols, data }` with `data` row-major; masked
-//! scores carry `-Infinity`. Every export that takes user input returns
+//! Matrices cross as `{ rows, cols, data }` with `data` row-major, one
+//! `Float64Array` out (an array or any iterable of numbers in); masked scores carry
+//! `-Infinity`. Every export that takes user input returns
 //! `Result<_, JsError>` with a message a learner can act on.
 
 mod errors;
@@ -11,11 +12,13 @@ pub mod explain;
 pub mod gpt;
 mod js_values;
 pub mod lesson;
+mod to_js;
 
 #[cfg(feature = "gpt")]
 pub(crate) use errors::error_object;
 pub(crate) use errors::thrown;
-pub(crate) use js_values::{js_object, refused, to_js, Fields, MatIn};
+pub(crate) use js_values::{js_object, refused, Fields, MatIn};
+pub(crate) use to_js::to_js;
 
 use wasm_bindgen::prelude::*;
 

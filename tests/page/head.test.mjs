@@ -68,6 +68,44 @@ test('loads without console errors and shows the h/o/u numbers', () => withPage(
   assertClean(await allText(page));
 }));
 
+test('the core hands out each matrix as one Float64Array; state, result and attn-change stay plain arrays', () => withPage(async (page) => {
+  const NAMES = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
+  const core = await page.evaluate((names) => {
+    const head = document.getElementById('head');
+    const lab = new head.core.HeadLab();
+    const r = lab.compute();
+    const s = lab.state();
+    lab.free();
+    const typed = (m) => m.data instanceof Float64Array && m.data.length === m.rows * m.cols;
+    // what the head shows is the core's numbers, to the bit (−∞ included)
+    const same = (a, m) => a.length === m.data.length && a.every((v, i) => Object.is(v, m.data[i]));
+    return {
+      typed: names.every((n) => typed(r[n])) && ['x', 'W_q', 'W_k', 'W_v'].every((n) => typed(s[n])),
+      minusInf: Array.from(r.masked_scores.data).filter((v) => v === -Infinity).length,
+      result: names.every((n) => same(head.result[n].data, r[n])),
+      state: ['x', 'W_q', 'W_k', 'W_v'].every((n) => same(head.state[n].data, s[n])),
+    };
+  }, NAMES);
+  assert.deepEqual(core, { typed: true, minusInf: 3, result: true, state: true });
+  await page.evaluate(() => document.getElementById('head').addEventListener('attn-change', (e) => { window.changed = e.detail; }, { once: true }));
+  await input(page, 'W_v', 0, 0).fill('2');
+  await page.waitForFunction(() => window.changed);
+  const plain = await page.evaluate((names) => {
+    const head = document.getElementById('head');
+    const arrays = (o, keys) => keys.every((n) => Array.isArray(o[n].data) && o[n].data.every((v) => typeof v === 'number'));
+    const inputs = ['x', 'W_q', 'W_k', 'W_v'];
+    const json = JSON.parse(JSON.stringify({ state: head.state, detail: window.changed }));
+    return {
+      state: arrays(head.state, inputs),
+      result: arrays(head.result, names),
+      detail: arrays(window.changed, inputs) && window.changed.W_v.data[0] === 2,
+      json: arrays(json.state, inputs) && arrays(json.detail, inputs),
+      minusInf: head.result.masked_scores.data.filter((v) => v === -Infinity).length,
+    };
+  }, NAMES);
+  assert.deepEqual(plain, { state: true, result: true, detail: true, json: true, minusInf: 3 });
+}));
+
 test('the exact value shows on hover and on keyboard focus', () => withPage(async (page) => {
   const target = cell(page, 'weights', 2, 0);
   assert.match(await target.getAttribute('title'), /^weights\[u, h\] = 0\.79\d{10,}/);

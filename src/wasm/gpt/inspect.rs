@@ -11,19 +11,20 @@ use crate::explain::{
     explain_attention_cell, Cell, Drawn, ExplainError, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
 };
 use crate::gpt::gpt_error;
-use crate::tensor::{causal_or_none, Matrix};
+use crate::serialize::F32s;
+use crate::tensor::causal_or_none;
 use crate::wasm::{thrown, to_js};
 
 /// Next-character probabilities listed by `attention` (the most likely first).
 const TOP_PROBS: usize = 10;
 
-/// One head's (T, T) grid as the heatmap takes it: `{ rows, cols, data, masked }`, with
-/// `masked` true where the causal mask hid the key (drawn hatched), null without a mask.
+/// One head's (T, T) grid as the heatmap takes it: `{ rows, cols, data }`, `data` the
+/// forward pass's own f32 numbers, row-major, as one `Float32Array`.
 #[derive(Serialize)]
-struct HeadGrid {
-    #[serde(flatten)]
-    matrix: Matrix,
-    masked: Option<Vec<bool>>,
+struct HeadGrid<'a> {
+    rows: usize,
+    cols: usize,
+    data: F32s<'a>,
 }
 
 #[derive(Serialize)]
@@ -33,16 +34,36 @@ struct ProbJs {
 }
 
 #[derive(Serialize)]
-struct AttentionJs {
+struct AttentionJs<'a> {
     tokens: Vec<String>,
     /// layers[l][h]: (T, T) weights, row = query position, column = key position.
-    layers: Vec<Vec<HeadGrid>>,
+    layers: Vec<Vec<HeadGrid<'a>>>,
     /// scores[l][h]: (T, T) scaled scores q·k/√hs the weights are the softmax of
     /// (−Infinity where masked).
-    scores: Vec<Vec<HeadGrid>>,
+    scores: Vec<Vec<HeadGrid<'a>>>,
+    /// (T·T, row-major) true where the causal mask hides the key (drawn hatched), the same
+    /// for every head: null without a mask.
+    masked: Option<Vec<bool>>,
     /// The most likely next characters after the prompt, most likely first.
     probs: Vec<ProbJs>,
     causal: bool,
+}
+
+/// grids[l][h] = `of(l, h)`, a (T, T) map, for `nl` layers of `nh` heads.
+fn per_head<'a>(
+    nl: usize,
+    nh: usize,
+    t: usize,
+    of: impl Fn(usize, usize) -> &'a [f32],
+) -> Vec<Vec<HeadGrid<'a>>> {
+    let grid = |l, h| HeadGrid {
+        rows: t,
+        cols: t,
+        data: F32s(of(l, h)),
+    };
+    (0..nl)
+        .map(|l| (0..nh).map(|h| grid(l, h)).collect())
+        .collect()
 }
 
 fn explain_err(e: ExplainError) -> JsValue {
@@ -67,32 +88,18 @@ impl GptLab {
 impl GptLab {
     /// Every layer's and head's attention weights and scaled scores for `prompt` (its
     /// last block_size characters) and the most likely next characters: `{ tokens,
-    /// layers: [[{rows, cols, data, masked}]] (L × NH), scores (the same shape, q·k/√hs,
-    /// −Infinity where masked), probs: [{char, p}], causal }`.
+    /// layers: [[{rows, cols, data}]] (L × NH, data a Float32Array), scores (the same shape,
+    /// q·k/√hs, −Infinity where masked), masked (T·T booleans, or null), probs: [{char, p}],
+    /// causal }`.
     pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {
         let ids = self.run_prompt(prompt)?;
-        let cfg = self.tr.model.config.clone();
+        let cfg = &self.tr.model.config;
         let causal = self.tr.model.causal;
         let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
         let t = acts.t;
-        let masked: Option<Vec<bool>> = causal.then(|| (0..t * t).map(|i| i % t > i / t).collect());
-        let per_head = |of: &dyn Fn(usize, usize) -> Vec<f32>| -> Vec<Vec<HeadGrid>> {
-            (0..cfg.n_layer)
-                .map(|l| {
-                    (0..cfg.n_head)
-                        .map(|h| {
-                            let data = of(l, h);
-                            HeadGrid {
-                                matrix: Matrix::from_fn(t, t, |r, c| data[r * t + c].into()),
-                                masked: masked.clone(),
-                            }
-                        })
-                        .collect()
-                })
-                .collect()
-        };
-        let layers = per_head(&|l, h| acts.att(l, 0, h, cfg.n_head).to_vec());
-        let scores = per_head(&|l, h| acts.preatt(l, 0, h, cfg.n_head).to_vec());
+        let (nl, nh) = (cfg.n_layer, cfg.n_head);
+        let layers = per_head(nl, nh, t, |l, h| acts.att(l, 0, h, nh));
+        let scores = per_head(nl, nh, t, |l, h| acts.preatt(l, 0, h, nh));
         let p = acts.probs_at(0, t - 1, cfg.vocab_size);
         let mut order: Vec<usize> = (0..p.len()).collect();
         order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
@@ -112,6 +119,7 @@ impl GptLab {
             tokens,
             layers,
             scores,
+            masked: causal.then(|| (0..t * t).map(|i| i % t > i / t).collect()),
             probs,
             causal,
         })?)

@@ -2,7 +2,8 @@
 // a GptLab: the GPT's worker (worker-commands.js) answers them so, and the notebook's GptInspect
 // (pages/notebook/gpt.js), which runs its lab on the page's thread, the same way.
 //
-//   attention { prompt }                         → { tokens, layers, probs, causal }
+//   attention { prompt }                         → { tokens, layers, scores, masked, probs, causal }
+//                                                  (each map's data one Float32Array)
 //   explain   { prompt, layer, head, kind, row, col, maxTerms? } → one cell's explanation
 //   generate  { prompt, n, temperature, topK, seed } → text
 

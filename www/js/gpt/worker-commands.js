@@ -205,6 +205,13 @@ function errorOf(err) {
   return out;
 }
 
+/** The buffers of an `attention` result's maps (each Float32Array owns its own, copied out
+ *  of the wasm's memory): handed over to the page, not copied again. */
+function mapBuffers(result) {
+  const maps = [result?.layers, result?.scores].flat(2).filter((m) => m?.data instanceof Float32Array);
+  return maps.map((m) => m.data.buffer);
+}
+
 /** Answers this worker's requests from `table` (name → fn(args), which may be async),
  *  once the wasm build has started and never between two halves of a step. */
 export function serve(table) {
@@ -217,7 +224,7 @@ export function serve(table) {
       if (!fn) throw new Error(`unknown command ${JSON.stringify(cmd)}`);
       const result = await fn(args);
       const bytes = result instanceof Uint8Array ? result : result?.bytes;
-      const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : [];
+      const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : mapBuffers(result);
       postMessage({ id, ok: true, result }, transfer);
     } catch (err) {
       const { message, ...coded } = errorOf(err);

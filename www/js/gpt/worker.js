@@ -17,8 +17,11 @@
 //   pause     {}                               → info   stops it after the current chunk
 //                                                       (posting a last eval and sample)
 //   setCausal { on }                           → info   trains/runs with or without the mask
-//   attention { prompt }                       → { tokens, layers: [[{rows, cols, data,
-//                                                 masked}]], probs: [{char, p}], causal }
+//   attention { prompt }                       → { tokens, layers: [[{rows, cols, data}]],
+//                                                scores (the same), masked, probs:
+//                                                [{char, p}], causal }: each map's data one
+//                                                Float32Array (transferred), masked the
+//                                                T·T booleans of every head (null: no mask)
 //   explain   { prompt, layer, head, kind, row, col, maxTerms? } → explanation of one cell
 //                                                (GptLab.explainAttention; kind "weights",
 //                                                "scores", …) for <attn-explain>

@@ -4,8 +4,9 @@
 // A matrix travels as { rows, cols, data } with `data` the float64 bytes (a binary buffer
 // of the widget protocol: exact, and -Infinity survives); Python reads it as a NumPy array.
 
-/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers }; `data` may
- *  also be a list of numbers (a static book's JSON has no bytes). */
+/** { rows, cols, data: bytes } from the kernel → { rows, cols, data: numbers } (a plain
+ *  array: it becomes an element's `state`, which holds arrays); `data` may also be a list
+ *  of numbers (a static book's JSON has no bytes). */
 export function fromKernel(m) {
   const b = m.data;
   if (Array.isArray(b)) return { rows: m.rows, cols: m.cols, data: b.slice() };
@@ -13,8 +14,15 @@ export function fromKernel(m) {
   return { rows: m.rows, cols: m.cols, data: Array.from(new Float64Array(bytes)) };
 }
 
-/** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. */
-export const toKernel = (m) => ({ rows: m.rows, cols: m.cols, data: new DataView(Float64Array.from(m.data).buffer) });
+/** { rows, cols, data: numbers } → { rows, cols, data: float64 bytes } for the kernel. A
+ *  Float64Array (a matrix as the core hands it out) that owns its whole buffer is sent as
+ *  it is; any other data is copied at once into one (the protocol sends a view's whole
+ *  buffer, so a view into a larger one must not go as it is). */
+export function toKernel(m) {
+  const d = m.data;
+  const own = d instanceof Float64Array && d.byteOffset === 0 && d.byteLength === d.buffer.byteLength;
+  return { rows: m.rows, cols: m.cols, data: new DataView((own ? d : new Float64Array(d)).buffer) };
+}
 
 /** Keeps `node`'s attributes and `lang` those of the Python widget (`attributes`: a dict,
  *  True sets an empty attribute, False removes it); returns what stops it. */

@@ -1,6 +1,7 @@
 // <attn-matrix>: one matrix drawn as a heatmap table that prints its numbers.
 //
-//   el.value     = { rows, cols, data, masked? }   (data row-major; masked: booleans)
+//   el.value     = { rows, cols, data, masked? }   (data row-major: an array, or the typed
+//                  array a core result holds, copied; masked: booleans)
 //   el.rowLabels = ['h', 'o', 'u'];  el.colLabels = [...]
 //   attributes:  editable (cells become <input>s), palette = signed | weights | none,
 //                label (matrix name used in titles and the read-out line),

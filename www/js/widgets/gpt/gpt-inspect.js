@@ -198,7 +198,7 @@ class AttnGptInspect extends AttnWidget {
       const src = (m.dataset.kind === 'scores' ? a.scores : a.layers)[m.dataset.l][m.dataset.h];
       m.rowLabels = labels;
       m.colLabels = labels;
-      m.value = src.masked ? src : { rows: src.rows, cols: src.cols, data: src.data };
+      m.value = { rows: src.rows, cols: src.cols, data: src.data, masked: a.masked };
     }
   }
 

@@ -89,7 +89,7 @@ class NoteEncoder extends AttnWidget {
     this.run ??= core.encoderDecoder({});
     this.explainer.sync();
     const trace = this.#trace();
-    showMatrix(this.weights, { ...trace.weights, masked: trace.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    showMatrix(this.weights, { ...trace.weights, masked: Array.from(trace.masked_scores.data, (v) => v === -Infinity) }, TOKENS, TOKENS);
     showMatrix(this.out, trace.out, TOKENS, ['d₀', 'd₁']);
   }
 

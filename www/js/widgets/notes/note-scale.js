@@ -130,7 +130,7 @@ class NoteScale extends AttnWidget {
     this.explainer.sync();
     const r = core.dkSlider(SEED, s.dk, s.scaled, s.causal);
     this.run = { ...r, causal: s.causal };
-    const masked = r.masked_scores.data.map((v) => v === -Infinity);
+    const masked = Array.from(r.masked_scores.data, (v) => v === -Infinity);
     showMatrix(this.weights, { ...r.weights, masked }, TOKENS, TOKENS);
     this.std.textContent = formatFixed(r.score_std, 2);
     this.maxw.textContent = formatFixed(r.mean_max_weight, 3);

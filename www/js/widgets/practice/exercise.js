@@ -189,7 +189,7 @@ class Exercise extends AttnWidget {
 
   #showRun(r) {
     const s = this.#s;
-    show(this.weights, { ...r.weights, masked: r.masked_scores.data.map((v) => v === -Infinity) }, TOKENS, TOKENS);
+    show(this.weights, { ...r.weights, masked: Array.from(r.masked_scores.data, (v) => v === -Infinity) }, TOKENS, TOKENS);
     // NaN is the lesson here, so it is printed as NaN rather than a dash.
     const cell = (v) => (Number.isNaN(v) ? h('td', { class: 'bad' }, 'NaN') : h('td', {}, num(v, 2)));
     const row = (key, values) => h('tr', {}, h('th', { scope: 'row' }, this.t(key)), ...values.map(cell));
