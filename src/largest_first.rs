@@ -28,34 +28,42 @@ pub(crate) fn largest_first(
         .collect()
 }
 
+/// `n` keys drawn from values that trip orderings (±0, ±NaN, ±∞, ties, a subnormal-sized
+/// one) by a linear congruential step of `seed`: for tests that hold an ordering to a
+/// library sort.
+#[cfg(test)]
+pub(crate) fn awkward_keys(seed: &mut u64, n: usize) -> Vec<f64> {
+    const ODD: [f64; 10] = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.5,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1e-300,
+    ];
+    (0..n)
+        .map(|_| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            ODD[(*seed >> 33) as usize % ODD.len()]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::largest_first;
+    use super::{awkward_keys, largest_first};
 
     /// The first k of a stable descending library sort: ties in index order, NaN by
     /// `total_cmp` (+NaN above +∞, −NaN below −∞), −0 below +0.
     #[test]
     fn picks_what_a_stable_library_sort_would() {
-        let odd = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            2.5,
-            f64::NAN,
-            -f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            1e-300,
-        ];
         let mut seed = 11u64;
         for n in 0..40 {
-            let keys: Vec<f64> = (0..n)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    odd[(seed >> 33) as usize % odd.len()]
-                })
-                .collect();
+            let keys = awkward_keys(&mut seed, n);
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&i, &j| keys[j].total_cmp(&keys[i]));
             for k in 0..=n + 1 {

@@ -191,16 +191,7 @@ fn a_head_s_matrices_cross_as_float64_arrays_bit_for_bit() {
         lab.set_scaled(scaled);
         let r = lab.compute().unwrap();
         let t = head_forward(&x, &w, causal, scaled).unwrap();
-        let want = [
-            ("q", &t.q),
-            ("k", &t.k),
-            ("v", &t.v),
-            ("scores", &t.scores),
-            ("masked_scores", &t.masked_scores),
-            ("weights", &t.weights),
-            ("out", &t.out),
-        ];
-        for (name, m) in want {
+        for (name, m) in t.named() {
             same_bits(name, &get(&r, name), m);
         }
         let masked = f64s(&get(&get(&r, "masked_scores"), "data"), "masked");

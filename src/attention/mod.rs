@@ -62,6 +62,20 @@ pub struct HeadTrace {
 }
 
 impl HeadTrace {
+    /// The trace's matrices by the names the page and the explanations give them, in the
+    /// order the forward pass makes them.
+    pub fn named(&self) -> [(&'static str, &Matrix); 7] {
+        [
+            ("q", &self.q),
+            ("k", &self.k),
+            ("v", &self.v),
+            ("scores", &self.scores),
+            ("masked_scores", &self.masked_scores),
+            ("weights", &self.weights),
+            ("out", &self.out),
+        ]
+    }
+
     /// True when nothing overflowed and no row was fully masked: every number
     /// is finite except the −∞ the mask put into `masked_scores`.
     pub fn is_clean(&self) -> bool {

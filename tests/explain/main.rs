@@ -130,15 +130,7 @@ pub fn check(e: &Explanation, m: &HashMap<&str, &Matrix>, drawn: f64) {
 
 /// The matrices of a head's trace, by the names explanations give them.
 pub fn trace_matrices(t: &HeadTrace) -> HashMap<&'static str, &Matrix> {
-    HashMap::from([
-        ("q", &t.q),
-        ("k", &t.k),
-        ("v", &t.v),
-        ("scores", &t.scores),
-        ("masked_scores", &t.masked_scores),
-        ("weights", &t.weights),
-        ("out", &t.out),
-    ])
+    HashMap::from(t.named())
 }
 
 /// The trace's matrices and the inputs and weights that made them.
