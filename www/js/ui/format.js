@@ -117,3 +117,15 @@ export function formatGrouped(v, digits = 0) {
     ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
     : '–';
 }
+
+/**
+ * A date (ms since 1970, or a Date) in language `lang`, one format per language wherever
+ * the page shows one: "6 Dec 2026" / "2026年12月6日", with `time` also ", 23:29".
+ * An invalid date is "–".
+ */
+export function formatDate(when, lang, { time = false } = {}) {
+  const d = new Date(when);
+  if (!Number.isFinite(d.getTime())) return '–';
+  return d.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB',
+    time ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
+}
