@@ -177,9 +177,27 @@ export function nearby(page, n) {
   return inView(page.locator(`#s${n}`));
 }
 
+/** Opens the side road (a <details>) that holds `locator`'s element, if any, as a learner
+ *  opens it: one click on its summary. The element may sit in a widget's shadow root. */
+export async function unfold(locator) {
+  const closed = await locator.evaluate((el) => {
+    for (let n = el; n; n = n.parentElement ?? n.getRootNode()?.host) {
+      if (n.localName === 'details' && !n.open) return n.id || true;
+    }
+    return false;
+  });
+  if (!closed) return;
+  const summary = typeof closed === 'string'
+    ? locator.page().locator(`details#${closed} > summary`)
+    : locator.locator('xpath=ancestor::details[1]/summary');
+  await summary.click();
+  await locator.page().waitForFunction((id) => !id || document.getElementById(id)?.open, typeof closed === 'string' ? closed : null);
+}
+
 /** Scrolls `locator` into view and waits until the lesson section around it (if any) is
  *  laid out as a near one: a far section has no rendered text (innerText) meanwhile. */
 export async function inView(locator) {
+  await unfold(locator);
   await locator.scrollIntoViewIfNeeded();
   await locator.evaluate((el) => new Promise((resolve) => {
     const section = el.closest('.lesson-section');

@@ -213,7 +213,7 @@ test('the four widgets linked to the head follow it, and stop when removed', () 
     .querySelectorAll('attn-matrix')].map((m) => JSON.stringify(m.value?.data ?? null)).join('|')), followers);
   const before = await snapshot();
   // A new W_k changes every key, so every follower redraws with the head.
-  const wk = page.locator('attn-matrix#W_k td[data-row="0"][data-col="0"] input');
+  const wk = page.locator('attn-head attn-matrix#W_k td[data-row="0"][data-col="0"] input');
   const old = await wk.inputValue();
   await wk.fill('3');
   await page.waitForFunction(([tags, old]) => tags.every((t, i) => [...document.querySelector(t).shadowRoot

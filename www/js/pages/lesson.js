@@ -64,8 +64,29 @@ function skipFarSections() {
   for (const s of document.querySelectorAll('.lesson-section')) io.observe(s);
 }
 
+/**
+ * Side roads (<details class="side-road" id="side-…">) fold away from the path. A link to
+ * one, or to anything inside one (#side-normalize, an old link's element id), unfolds it
+ * and brings it into view: on load and whenever the hash names an element.
+ */
+function openLinkedSideRoad() {
+  let target = null;
+  try {
+    target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  } catch {
+    return; // a malformed %-escape names no element
+  }
+  const road = target?.closest('details');
+  if (!road) return;
+  road.open = true;
+  requestAnimationFrame(() => target.scrollIntoView({ block: 'start' }));
+}
+addEventListener('hashchange', openLinkedSideRoad);
+openLinkedSideRoad();
+
 async function main() {
-  const widgets = [...document.querySelectorAll('.lesson *')]
+  // every widget of the lesson, and the first screen's head
+  const widgets = [...document.querySelectorAll('.lesson *, #play *')]
     .filter((el) => customElements.get(el.localName)?.prototype instanceof AttnWidget);
   const rendered = widgets.map(firstRender);
   try {

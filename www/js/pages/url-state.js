@@ -127,6 +127,7 @@ function restore(el, key, raw) {
 /** Scrolls `el` to the top once it has drawn, and again when the whole page is ready
  *  (widgets above it may change height while they draw), unless the reader scrolled. */
 function reveal(el) {
+  el.closest('details')?.setAttribute('open', ''); // a side road holding it unfolds
   let moved = false;
   const stop = () => { moved = true; };
   for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) addEventListener(type, stop, { once: true, passive: true });

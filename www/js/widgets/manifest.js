@@ -94,6 +94,12 @@ export const WIDGETS = Object.freeze([
     state: '{ x, W_q, W_k, W_v, causal, scaled, tokens }', example: 'weights="hou" scaled="false"',
   },
   {
+    tag: 'attn-play', module: 'head/attn-head.js', set: 'lesson', group: GROUPS.HEAD, section: 'play',
+    summary: 'The head of the first screen: the same head as <attn-head>, compact (x and the weights, with W_q, W_k, W_v and out where there is room). Edit a cell; click a number to see how it was made.',
+    attributes: [['sequence', 'words separated by | (buttons to switch x), letters h, o, u, y', 'none']],
+    state: '{ x, W_q, W_k, W_v, causal, scaled, tokens }', example: 'sequence="hou|you"',
+  },
+  {
     tag: 'attn-head-probe', module: 'head/attn-head-probe.js', set: 'lesson', url: 'probe',
     group: GROUPS.HEAD, section: 's4',
     summary: 'One score computed two ways (x_i M x_jᵀ), and one output taken apart as weight × value rows.',

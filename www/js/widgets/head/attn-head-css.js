@@ -65,5 +65,25 @@ attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility
 @container (width < 269px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 273.56px; } }
 @container (width < 237px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 303.17px; } }
 @media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
+/* <attn-play>: the head of the page's first screen. Inputs, weights and out, nothing else to
+   read: no stepper, legend, notes, q/k/v or scores (the lesson's head shows them). On a
+   phone it is x and the weights side by side. The explanation of a clicked number still
+   opens under it. */
+:host(attn-play) :is(.steps-room, .legend, .stage-note, .card .explain, .card .formula, .keyboard, .main > .stage:nth-child(3), .toolbar .tables, .toggle:has(.scaled)),
+:host(attn-play) .card:is([data-matrix="scores"], [data-matrix="masked_scores"]),
+:host(attn-play) .toggle-hint:not(.scale-readout) { display: none; }
+:host(attn-play) .stage { margin: 8px 0 0; }
+:host(attn-play) .stage h3 { font-size: .95rem; }
+:host(attn-play) .stage h3 .step { display: none; }
+:host(attn-play) .toolbar { gap: 8px 18px; }
+@media (max-width: 640px) {
+  :host(attn-play) .card:is([data-matrix="W_q"], [data-matrix="W_k"], [data-matrix="W_v"], [data-matrix="out"]),
+  :host(attn-play) .stage h3 { display: none; }
+  :host(attn-play) :is(.stage, .cards) { display: contents; }
+  :host(attn-play) .main { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
+  :host(attn-play) .main > :is(.message, .note) { grid-column: 1 / -1; }
+  :host(attn-play) { --attn-cell-w: 2.5rem; }
+  :host(attn-play) .card { padding: 8px 6px 6px; }
+}
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;

@@ -1,6 +1,7 @@
 // <attn-head>: one self-attention head the learner edits (LESSON §3, page section 4).
 //
 //   <attn-head weights="hou" sequence="hou|you" causal scaled="false" readonly lang="zh">
+//   <attn-play sequence="hou|you">   the same head, compact (the page's first screen)
 //
 // T = tokens, C = channels, d = head size. x (T, C) and W_q, W_k, W_v (d, C) are
 // editable grids; Rust's HeadLab computes q, k, v, scores, masked scores, weights
@@ -365,3 +366,13 @@ class AttnHead extends AttnWidget {
 }
 
 define(AttnHead);
+
+/** <attn-play>: the same head, compact, for a page's first screen (index.html #play): x and
+ *  the weights grid (with W_q, W_k, W_v and out where there is room), no stepper, legend or
+ *  notes. Every cell edits and every number explains as in <attn-head>; it keeps no URL
+ *  state. Its own tag, so that it is never taken for the lesson's head. */
+class AttnPlay extends AttnHead {
+  static tag = 'attn-play';
+}
+
+define(AttnPlay);
