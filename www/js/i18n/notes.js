@@ -22,7 +22,7 @@ export default {
 
     // ---- section intros (light DOM, index.html) ----
     'b.s5.lead': 'Six short remarks about what attention is, and is not. Each one is a small experiment: flip the switch, change the seed, move the slider.',
-    'b.s6.lead': 'The first exercise of the course asks for three lines of NumPy. Here you choose each line from a few candidates and see at once what your choice does to the numbers.',
+    'b.s6.lead': 'A PyTorch course that builds a GPT from scratch asks, as its first exercise, for one attention head in three lines of NumPy: the scores, the mask and the softmax. Here you choose each line from a few candidates and see at once what your choice does to the numbers.',
     'b.s7.lead': 'A mask that is almost right is worse than no mask: the model trains happily and cheats. These three tests catch that, and they run right here on fresh random inputs.',
     'b.s8.lead': 'Check yourself: compute a few numbers by hand, take a short quiz, then try two questions that often come up in interviews.',
     'b.s8.exercises': 'Exercises',
@@ -58,7 +58,7 @@ export default {
     'b.batch.replace': 'Draw a new sequence 1',
     'b.batch.x0': 'sequence 0 (the same in both batches)',
     'b.batch.w0': 'weights of sequence 0',
-    'b.batch.explainHint': 'Click (or focus and press Enter) any number of sequence 0’s weights or output: the explanation names only sequence 0’s rows, and before and after it is the same sum.',
+    'b.batch.explainHint': 'Click or tap (or focus and press Enter) any number of sequence 0’s weights or output: the explanation names only sequence 0’s rows, and before and after it is the same sum.',
     'b.batch.x1before': 'sequence 1, before',
     'b.batch.x1after': 'sequence 1, after',
     'b.batch.out0before': 'output of sequence 0, before',
@@ -66,7 +66,7 @@ export default {
     'b.batch.identical': 'Sequence 0’s output is bit-for-bit identical: max difference {d0}. (Sequence 1’s own output moved by up to {d1}.)',
     'b.batch.notIdentical': 'Sequence 0’s output changed by {d0}: something leaked across the batch.',
     'b.batch.normTitle': 'The counterexample: BatchNorm',
-    'b.batch.normLead': 'BatchNorm normalises each feature with the mean and spread of the whole batch, so one sample’s output depends on its neighbours. Here the same sample sits in two different batches. (The course’s run printed −3.8143 and −4.3548; our random numbers come from another generator, the point is the same.)',
+    'b.batch.normLead': 'BatchNorm normalises each feature with the mean and spread of the whole batch, so one sample’s output depends on its neighbours. Here the same sample sits in two different batches. (Run with PyTorch’s random generator, the same experiment prints −3.8143 and −4.3548; our random numbers come from another generator, so the digits differ, but the point is the same.)',
     'b.batch.sample': 'the sample',
     'b.batch.bn': 'BatchNorm, batch {b}',
     'b.batch.ln': 'LayerNorm, batch {b}',
@@ -104,7 +104,7 @@ export default {
     'b.scale.sharpTitle': 'Softmax sharpens when scores grow',
     'b.scale.sharpLead': 'The same scores [0.1, −0.2, 0.3, −0.2, 0.5] multiplied by 1, 4 and 8: the largest one takes over.',
     'b.scale.barsAria': 'softmax of the scores times {f}: {w}',
-    'b.scale.avg': 'Over {rows} random rows of {keys} keys with d = {d}: the largest weight averages {u} unscaled but {s} scaled (the course’s generator gave 0.958 and 0.365).',
+    'b.scale.avg': 'Over {rows} random rows of {keys} keys with d = {d}: the largest weight averages {u} unscaled but {s} scaled (with PyTorch’s random generator the same experiment gives 0.958 and 0.365).',
 
     // ---- variance table ----
     'b.var.title': 'Var(q·k) ≈ d, measured here',
@@ -117,7 +117,7 @@ export default {
     'b.var.unscaled': 'Var(q·k)',
     'b.var.scaled': 'Var(q·k / √d)',
     'b.var.std': 'std(q·k)',
-    'b.var.course': 'The course printed 3.91, 15.98, 63.76 and 258.20 for d = 4, 16, 64, 256. Our samples come from a different random generator, so the digits differ, but both land close to d unscaled and close to 1 scaled.',
+    'b.var.course': 'With PyTorch’s random generator the same experiment gives 3.91, 15.98, 63.76 and 258.20 for d = 4, 16, 64, 256. Our samples come from a different random generator, so the digits differ, but both land close to d unscaled and close to 1 scaled.',
   },
   zh: {
     'b.causalMask': '因果掩码',
@@ -135,7 +135,7 @@ export default {
     'b.tag6': '第 6 条',
 
     'b.s5.lead': '关于注意力“是什么、不是什么”的六条短评。每一条都是一个小实验：拨开关、换种子、拖滑块。',
-    'b.s6.lead': '课程的第一道练习要求写出三行 NumPy 代码。这里你从几个候选中为每一行做选择，立刻就能看到这个选择对数字的影响。',
+    'b.s6.lead': '一门从零搭建 GPT 的 PyTorch 课程，第一道练习就是用三行 NumPy 代码写出一个注意力头：分数、掩码和 softmax。这里你从几个候选中为每一行做选择，立刻就能看到这个选择对数字的影响。',
     'b.s7.lead': '一个“差不多对”的掩码比没有掩码更糟：模型训练得很顺利，其实在作弊。下面三项检查能把它揪出来，并且就在页面里用新的随机输入运行。',
     'b.s8.lead': '自测一下：手算几个数，做一个小测验，再试试两道常见的面试题。',
     'b.s8.exercises': '练习',
@@ -176,7 +176,7 @@ export default {
     'b.batch.identical': '序列 0 的输出逐位完全相同：最大差 {d0}。（序列 1 自己的输出最多变化了 {d1}。）',
     'b.batch.notIdentical': '序列 0 的输出变化了 {d0}：有信息在批次之间泄漏了。',
     'b.batch.normTitle': '反例：BatchNorm',
-    'b.batch.normLead': 'BatchNorm 用整个批次的均值和离散程度来归一化每个特征，所以一个样本的输出取决于它的邻居。这里同一个样本分别放进两个不同的批次。（课程里的运行结果是 −3.8143 和 −4.3548；我们的随机数来自另一个生成器，道理相同。）',
+    'b.batch.normLead': 'BatchNorm 用整个批次的均值和离散程度来归一化每个特征，所以一个样本的输出取决于它的邻居。这里同一个样本分别放进两个不同的批次。（用 PyTorch 的随机数生成器做同一个实验，输出是 −3.8143 和 −4.3548；我们的随机数来自另一个生成器，所以具体数字不同，但道理相同。）',
     'b.batch.sample': '这个样本',
     'b.batch.bn': 'BatchNorm，批次 {b}',
     'b.batch.ln': 'LayerNorm，批次 {b}',
@@ -211,7 +211,7 @@ export default {
     'b.scale.sharpTitle': '分数变大，softmax 变尖',
     'b.scale.sharpLead': '同一组分数 [0.1, −0.2, 0.3, −0.2, 0.5] 分别乘以 1、4、8：最大的那个逐渐独占。',
     'b.scale.barsAria': '分数乘以 {f} 后的 softmax：{w}',
-    'b.scale.avg': '在 {rows} 行、每行 {keys} 个键、d = {d} 的随机数据上：不缩放时最大权重平均为 {u}，缩放后为 {s}（课程的随机数得到 0.958 和 0.365）。',
+    'b.scale.avg': '在 {rows} 行、每行 {keys} 个键、d = {d} 的随机数据上：不缩放时最大权重平均为 {u}，缩放后为 {s}（用 PyTorch 的随机数生成器做同一个实验，得到 0.958 和 0.365）。',
 
     'b.var.title': 'Var(q·k) ≈ d，在这里实测',
     'b.var.run': '开始测量',
@@ -223,6 +223,6 @@ export default {
     'b.var.unscaled': 'Var(q·k)',
     'b.var.scaled': 'Var(q·k / √d)',
     'b.var.std': 'std(q·k)',
-    'b.var.course': '课程中 d = 4、16、64、256 的结果是 3.91、15.98、63.76、258.20。我们的样本来自另一个随机数生成器，所以具体数字不同，但两者不缩放时都接近 d，缩放后都接近 1。',
+    'b.var.course': '用 PyTorch 的随机数生成器做同一个实验，d = 4、16、64、256 的结果是 3.91、15.98、63.76、258.20。我们的样本来自另一个随机数生成器，所以具体数字不同，但两者不缩放时都接近 d，缩放后都接近 1。',
   },
 };
