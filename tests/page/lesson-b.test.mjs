@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, nearby, pageSuite, renderedText } from './browser.mjs';
+import { SHOTS, nearby, pageSuite, renderedText, settled } from './browser.mjs';
 
 const MINE = ['attn-note-graph', 'attn-note-space', 'attn-note-batch', 'attn-note-encoder', 'attn-note-cross',
   'attn-note-scale', 'attn-variance', 'attn-exercise', 'attn-proofs', 'attn-practice', 'attn-quiz', 'attn-interview'];
@@ -286,9 +286,16 @@ test('§8: answers are judged right or wrong with the exact value', () => withPa
   const v1 = q('weights_ln2').locator('p.verdict');
   assert.equal(await v1.getAttribute('data-correct'), 'true');
   assert.match(await v1.textContent(), /\[1\/4, 1\/2, 1\/4\]/);
+  // A first wrong try gets a hint; the second shows the answer (practice-fair.test.mjs
+  // tries the rest: positions from 0, "Show answer", Chinese).
   await q('output_ln2').locator('input').fill('6');
-  await q('output_ln2').locator('button').click();
+  await q('output_ln2').locator('button[type="submit"]').click();
+  await settled(page);
   const v2 = q('output_ln2').locator('p.verdict');
+  assert.equal(await v2.getAttribute('data-kind'), 'hint');
+  assert.doesNotMatch(await v2.textContent(), /answer is/);
+  await q('output_ln2').locator('button[type="submit"]').click();
+  await settled(page);
   assert.equal(await v2.getAttribute('data-correct'), 'false');
   assert.match(await v2.textContent(), /The answer is 5/);
   await q('std_512').locator('input').fill('abc');
@@ -304,7 +311,7 @@ test('§8: quiz options reshuffle on retake; checking scores the answers', () =>
   const first = await order();
   assert.equal(first.length, 6);
   await inner(page, 'attn-quiz', 'li[data-question="0"] label[data-opt="0"] input').check();
-  await inner(page, 'attn-quiz', 'li[data-question="1"] label[data-opt="2"] input').check();
+  for (const q of [1, 2, 3, 4, 5]) await inner(page, 'attn-quiz', `li[data-question="${q}"] label[data-opt="2"] input`).check();
   await inner(page, 'attn-quiz', '.controls button.primary').click();
   await settle(page);
   assert.match(await inner(page, 'attn-quiz', 'p.score').textContent(), /1 of 6 right/);

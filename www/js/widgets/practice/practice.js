@@ -1,8 +1,9 @@
 // <attn-practice>: §8 exercises with answer checking. Each question takes typed
 // numbers ("1/4, 1/2, 1/4" works); the core judges them against the exact answer
-// at the lesson's rounding and the page says right or wrong with the exact value.
-// Two exercises can be run: the weighted output of [0, ln 2, 0] and the softmax
-// taken on the wrong axis of a (B, T, T) tensor.
+// at the lesson's rounding. A first wrong try gets a hint (and, for a list, which
+// positions are off, counted from 0 like the tokens); the answer shows after a second
+// wrong try or on "Show answer". Two exercises can be run: the weighted output of
+// [0, ln 2, 0] and the softmax taken on the wrong axis of a (B, T, T) tensor.
 //
 //   state: { answers: { id: text } }   numbers: practiceQuestions, checkAnswer,
 //   weightedOutput, shiftValues, wrongAxis
@@ -34,21 +35,28 @@ class Practice extends AttnWidget {
     form input { flex: 1 1 180px; max-width: 280px; font-family: var(--_mono); }
     .verdict { margin-top: 6px; }
     .verdict:empty { display: none; }
+    .verdict.hint, .verdict.info { background: var(--_accent-soft); }
+    form button[hidden] { display: none; }
     details { margin-top: 14px; border: 1px solid var(--_line); border-radius: 10px; padding: 8px 12px; }
     summary { cursor: pointer; font-weight: 600; }
     table.plain td { font-family: var(--_mono); }`;
 
   #answers = {};
+  /** What each question's verdict says: { kind: 'right' | 'hint' | 'reveal' | 'shown' |
+   *  'count' | 'error', r } (r: the core's check, or the error's text). */
   #checked = {};
+  #tries = {}; // wrong tries so far, per question
+  #revealed = {}; // the answer was shown (a second wrong try, or "Show answer")
 
   build(root) {
     this.items = IDS.map((id) => {
       const input = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-k-aria': 'b.pr.answer',
-        oninput: (e) => { this.#answers[id] = e.target.value; delete this.#checked[id]; this.#verdict(id); } });
+        oninput: (e) => this.#typed(id, e.target.value) });
       const verdict = h('p', { class: 'msg verdict', role: 'status', 'aria-live': 'polite' });
+      const show = k('button', 'b.pr.show', { type: 'button', class: 'show', hidden: true, onclick: () => this.#show(id) });
       const form = h('form', { onsubmit: (e) => { e.preventDefault(); this.#check(id); } },
-        input, k('button', 'b.pr.check', { type: 'submit' }));
-      return { id, input, verdict, li: h('li', { 'data-q': id }, k('span', `b.pr.q.${id}`), form, verdict) };
+        input, k('button', 'b.pr.check', { type: 'submit' }), show);
+      return { id, input, verdict, show, li: h('li', { 'data-q': id }, k('span', `b.pr.q.${id}`), form, verdict) };
     });
     this.wrong = { right: matrix('right', 'weights'), wrong: matrix('wrong', 'weights') };
     this.wrongSums = h('table', { class: 'plain' });
@@ -82,40 +90,71 @@ class Practice extends AttnWidget {
     }
   }
 
+  /** A new text: a verdict about the old one goes, except a hint or a shown answer,
+   *  which the learner may want to read while typing the next try. */
+  #typed(id, text) {
+    this.#answers[id] = text;
+    if (!['hint', 'reveal', 'shown'].includes(this.#checked[id]?.kind)) delete this.#checked[id];
+    this.#verdict(id);
+  }
+
   #check(id) {
-    const text = this.#answers[id] ?? '';
+    let r;
     try {
-      this.#checked[id] = this.core.checkAnswer(id, text);
+      r = this.core.checkAnswer(id, this.#answers[id] ?? '');
     } catch (e) {
-      this.#checked[id] = { error: message(e) };
+      this.#checked[id] = { kind: 'error', r: message(e) };
+      this.#verdict(id);
+      return;
     }
+    let kind = 'right';
+    if (!r.correct && r.given.length !== r.expected.length) kind = 'count'; // a slip of form, not a try
+    else if (!r.correct) {
+      this.#tries[id] = (this.#tries[id] ?? 0) + 1;
+      if (this.#tries[id] >= 2) this.#revealed[id] = true;
+      kind = this.#revealed[id] ? 'reveal' : 'hint';
+    }
+    this.#checked[id] = { kind, r };
     this.emitChange();
     this.#verdict(id);
   }
 
+  #show(id) {
+    this.#revealed[id] = true;
+    this.#checked[id] = { kind: 'shown', r: this.core.practiceQuestions().find((q) => q.id === id) };
+    this.#verdict(id);
+    this.items.find((it) => it.id === id).input.focus();
+  }
+
   #verdict(id) {
-    const el = this.items.find((it) => it.id === id).verdict;
-    const r = this.#checked[id];
+    const { verdict: el, show } = this.items.find((it) => it.id === id);
+    const { kind, r } = this.#checked[id] ?? {};
+    show.hidden = !this.#tries[id] || Boolean(this.#revealed[id]) || kind === 'right';
     el.removeAttribute('data-correct');
-    if (!r) {
-      el.textContent = '';
-      el.className = 'msg verdict';
-      return;
-    }
-    if (r.error) {
-      // The core's message is English and names the exact problem; Chinese gets the gist.
-      el.textContent = this.language === 'en' ? r.error : this.t('b.pr.notNumber');
-      el.className = 'msg verdict bad';
-      return;
-    }
+    el.dataset.kind = kind ?? '';
+    const cls = { right: 'ok', hint: 'hint', reveal: 'bad', shown: 'info', count: 'bad', error: 'bad' }[kind];
+    el.className = `msg verdict${cls ? ` ${cls}` : ''}`;
+    if (kind === 'right' || kind === 'reveal') el.dataset.correct = String(kind === 'right');
+    el.textContent = kind ? this.#say(id, kind, r) : '';
+  }
+
+  /** The verdict's text. */
+  #say(id, kind, r) {
     const sep = this.language === 'zh' ? '' : ' ';
-    const extra = r.correct || !r.wrong_positions.length || r.expected.length < 2 ? ''
-      : `${sep}${this.t('b.pr.positions', { list: r.wrong_positions.map((i) => i + 1).join(', ') })}`;
-    const demo = this.#demo(id);
-    el.textContent = this.t(r.correct ? 'b.pr.right' : 'b.pr.wrong', { exact: r.exact }) + extra
-      + (demo ? `${sep}${demo}` : '');
-    el.className = `msg verdict ${r.correct ? 'ok' : 'bad'}`;
-    el.dataset.correct = String(r.correct);
+    const join = (...parts) => parts.filter(Boolean).join(sep);
+    // The core's message is English and names the exact problem; Chinese gets the gist.
+    if (kind === 'error') return this.language === 'en' ? r : this.t('b.pr.notNumber');
+    if (kind === 'count') {
+      return this.t(r.expected.length === 1 ? 'b.pr.countOne' : 'b.pr.count', { n: r.expected.length, m: r.given.length });
+    }
+    if (kind === 'hint') {
+      const off = r.wrong_positions;
+      const where = r.expected.length < 2 ? ''
+        : this.t(off.length === 1 ? 'b.pr.position' : 'b.pr.positions', { list: off.join(this.language === 'zh' ? '、' : ', ') });
+      return join(this.t('b.pr.notYet'), where, this.t('b.pr.hint', { hint: this.t(`b.pr.hint.${id}`) }), this.t('b.pr.again'));
+    }
+    const said = { right: 'b.pr.right', reveal: 'b.pr.wrong', shown: 'b.pr.shown' }[kind];
+    return join(this.t(said, { exact: r.exact }), this.#demo(id));
   }
 
   /** The run behind an answer, where the core has one. */
@@ -161,6 +200,8 @@ class Practice extends AttnWidget {
     }
     this.#answers = { ...answers };
     this.#checked = {};
+    this.#tries = {};
+    this.#revealed = {};
     this.refresh();
   }
 }

@@ -1,7 +1,9 @@
 // <attn-quiz>: §8 recall quiz, six questions of four options each. Options are
 // reshuffled on every retake (order from quizOrder, per attempt and question).
-// Spaced review: the date of the last checked quiz is kept in localStorage; two or
-// more days later a banner offers the quiz again.
+// Check reveals the right answers (and locks the quiz) only once every question has an
+// answer; before that it names the unanswered ones and reveals nothing, so a misclick
+// costs nothing. Spaced review: the date of the last checked quiz is kept in
+// localStorage; two or more days later a banner offers the quiz again.
 //
 //   attributes: now (ISO date or milliseconds: the clock, injectable for tests)
 //   state: { attempt, picks }   picks[i] = the canonical option chosen (0 = right)
@@ -10,6 +12,7 @@
 import '../../i18n/notes-strings.js';
 import { AttnWidget, define, h } from '../../ui/widget-base.js';
 import { checkInt, checkObject } from '../../ui/cell-checks.js';
+import { formatDate } from '../../ui/format.js';
 import { fillStrings, k } from '../base/labels.js';
 import { NOTE_WIDGET_CSS } from '../base/lesson-css.js';
 import { readKey, writeKey } from '../../core/storage.js';
@@ -47,6 +50,7 @@ class Quiz extends AttnWidget {
   #attempt = 0;
   #picks = new Array(N).fill(null);
   #checked = false;
+  #missing = []; // the questions Check found unanswered (1 per answer given since: removed)
   #reviewed = false; // the banner was acted on this visit
 
   build(root) {
@@ -81,6 +85,11 @@ class Quiz extends AttnWidget {
   }
 
   #check() {
+    this.#missing = this.#picks.flatMap((p, q) => (p === null ? [q] : []));
+    if (this.#missing.length) {
+      this.refresh(); // names them; nothing revealed, nothing locked, no date kept
+      return;
+    }
     this.#checked = true;
     writeKey(QUIZ_KEY, new Date(this.now).toISOString()); // no storage: no reminder, the quiz still works
     this.refresh();
@@ -91,6 +100,7 @@ class Quiz extends AttnWidget {
     this.#attempt += 1;
     this.#picks = new Array(N).fill(null);
     this.#checked = false;
+    this.#missing = [];
     if (fromBanner) this.#reviewed = true;
     this.refresh();
     this.emitChange();
@@ -107,10 +117,39 @@ class Quiz extends AttnWidget {
   #draw(order) {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.list.replaceChildren(...Array.from({ length: N }, (_, q) => this.#question(order(q), q)));
-    const right = this.#picks.filter((p) => p === 0).length;
-    this.score.textContent = this.#checked ? this.t('b.quiz.score', { right, n: N }) : '';
+    this.#scoreText();
     this.checkBtn.disabled = this.#checked;
     this.#banner();
+  }
+
+  /** The score once checked, else which questions Check found unanswered, if any. */
+  #scoreText() {
+    const right = this.#picks.filter((p) => p === 0).length;
+    const missing = this.#missing;
+    const list = missing.map((q) => q + 1).join(this.language === 'zh' ? '、' : ', '); // as the list numbers them
+    const key = missing.length === N ? 'b.quiz.missingAll' : missing.length === 1 ? 'b.quiz.missingOne' : 'b.quiz.missingMany';
+    this.score.classList.toggle('bad', !this.#checked && missing.length > 0);
+    this.score.textContent = this.#checked ? this.t('b.quiz.score', { right, n: N })
+      : missing.length ? this.t(key, { list, n: missing.length, total: N }) : '';
+  }
+
+  /** Question q has an answer now: the marks are updated in place (a redraw would make
+   *  new radio buttons under the learner's focus). */
+  #answered(q) {
+    if (!this.#missing.includes(q)) return;
+    this.#missing = this.#missing.filter((m) => m !== q);
+    for (const li of this.list.children) this.#mark(li, Number(li.dataset.question));
+    this.#scoreText();
+  }
+
+  /** Marks question q's item "no answer yet" when Check found it unanswered, one by one
+   *  once some have answers (with none, the message below says it all). */
+  #mark(li, q) {
+    const on = !this.#checked && this.#missing.includes(q) && this.#missing.length < N;
+    const note = li.querySelector('.why.missing');
+    li.classList.toggle('missing', on);
+    if (on && !note) li.append(h('p', { class: 'why missing bad' }, this.t('b.quiz.missing')));
+    if (!on) note?.remove();
   }
 
   #question(order, q) {
@@ -118,20 +157,24 @@ class Quiz extends AttnWidget {
     const labels = order.map((opt) => {
       const input = h('input', { type: 'radio', name, value: opt, disabled: this.#checked, onchange: () => {
         this.#picks[q] = opt;
+        this.#answered(q);
         this.emitChange();
       } });
       input.checked = this.#picks[q] === opt;
       const cls = this.#checked && (opt === 0 ? 'right' : this.#picks[q] === opt ? 'wrong' : '');
       return h('label', { class: cls || null, 'data-opt': opt }, input, h('span', {}, this.t(`b.quiz.${q}.${opt}`)));
     });
+    const sep = this.language === 'zh' ? '' : ' ';
     const why = this.#checked
       ? h('p', { class: `why ${this.#picks[q] === 0 ? 'ok' : 'bad'}` },
-        `${this.t(this.#picks[q] === 0 ? 'b.quiz.right' : 'b.quiz.wrong')} ${this.t(`b.quiz.${q}.why`)}`)
+        `${this.t(this.#picks[q] === 0 ? 'b.quiz.right' : 'b.quiz.wrong')}${sep}${this.t(`b.quiz.${q}.why`)}`)
       : null;
     const id = `quiz-q${q}`;
-    return h('li', { 'data-question': q },
+    const li = h('li', { 'data-question': q },
       h('p', { class: 'qtext', id }, this.t(`b.quiz.${q}.q`)),
       h('div', { class: 'options', role: 'radiogroup', 'aria-labelledby': id }, ...labels), why);
+    this.#mark(li, q);
+    return li;
   }
 
   #banner() {
@@ -146,7 +189,7 @@ class Quiz extends AttnWidget {
     const due = days >= REVIEW_DAYS && !this.#reviewed && !this.#checked;
     this.banner.hidden = !due;
     if (due) p.textContent = this.t('b.quiz.banner', { days });
-    const when = new Date(last + REVIEW_DAYS * DAY).toLocaleDateString(this.language === 'zh' ? 'zh-CN' : 'en');
+    const when = formatDate(last + REVIEW_DAYS * DAY, this.language);
     this.next.textContent = this.#checked ? this.t('b.quiz.comeBack', { date: when }) : '';
   }
 
@@ -164,6 +207,7 @@ class Quiz extends AttnWidget {
     this.#attempt = attempt;
     this.#picks = picks.slice();
     this.#checked = false;
+    this.#missing = [];
     this.refresh();
   }
 }
