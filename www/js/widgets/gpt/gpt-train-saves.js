@@ -4,18 +4,17 @@
 // gpt-train-runs.js.
 
 import { message } from '../../ui/widget-base.js';
-import { formatGrouped } from '../../ui/format.js';
+import { formatDate, formatGrouped } from '../../ui/format.js';
 import { hhmm } from './gpt-train-view.js';
 
 /** Why storage failed, in the widget's language. */
 export const storeFault = (widget, err) =>
   (err.fault ? widget.t(`gpt.store.${err.fault}`, { detail: err.detail }) : message(err, widget.language));
 
-/** A date and time (ms since 1970) in the widget's language, e.g. "2 Dec 2026, 23:29". */
+/** A date and time (ms since 1970) in the widget's language, in the page's one format
+ *  (format.js formatDate), e.g. "2 Dec 2026, 23:29". */
 export function dateText(widget, ms) {
-  const when = new Date(ms);
-  return Number.isFinite(when.getTime())
-    ? when.toLocaleString(widget.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '–';
+  return formatDate(ms, widget.language, { time: true });
 }
 
 /** The name a run shows: its own, else when it started. */
