@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { SHOTS, pageSuite, watch } from './browser.mjs';
+import { SHOTS, pageSuite, settled, watch } from './browser.mjs';
 
 const site = pageSuite();
 const SAVE_MS = 10000; // www/js/gpt/run-saves.js
@@ -241,6 +241,66 @@ async function trainedRecord(tab, steps) {
     return { ...rec, state: [...rec.state] };
   }, (await state(tab)).run);
 }
+
+/** The step and the date the list of saved runs shows for run `id`
+ *  ("tiny · 1 × 32 · Shakespeare · step 1,234 · val loss 2.345 · saved 6 Dec 2026, 17:55"). */
+async function listed(tab, id) {
+  const facts = await tab.gpt.locator(`.runs li[data-run="${id}"] .run-facts`).innerText();
+  const m = /step ([\d,]+) · val loss \S+ · saved (.+)$/.exec(facts);
+  assert.ok(m, facts);
+  return { step: Number(m[1].replace(/,/g, '')), at: m[2] };
+}
+
+/** Waits until the tab's Pause has saved the step it paused at; returns that step. */
+async function pauseSaved(tab) {
+  await until(tab, () => {
+    const s = document.querySelector('attn-gpt-train').state;
+    return s.status === 'paused' && s.saved?.step === s.step;
+  });
+  await settled(tab.page);
+  return (await state(tab)).step;
+}
+
+/** The list shows run `id` at `step`, dated as the page dates (format.js formatDate). */
+async function assertListed(tab, id, step, what) {
+  const row = await listed(tab, id);
+  assert.equal(row.step, step, `${what}: the list shows the step of the last save`);
+  const savedAt = (await stored(tab)).runs.find((r) => r.id === id).savedAt;
+  assert.equal(row.at, await tab.page.evaluate(async (ms) => (await import('./js/ui/format.js')).formatDate(ms, 'en', { time: true }), savedAt),
+    `${what}: one date format`);
+}
+
+test('the list of saved runs shows the step of the last save: after each Pause, and after a reload and a Resume', () => inTabs('en', async (tabs) => {
+  const a = await tabs.open();
+  await setWorkers(a, 1);
+  await trainPaused(a, 30);
+  const run = (await state(a)).run;
+  const first = await pauseSaved(a);
+  await assertListed(a, run, first, 'the first Pause');
+
+  await click(a, 'Resume');
+  await status(a, 'running');
+  await stepAtLeast(a, first + 40);
+  await click(a, 'Pause');
+  const second = await pauseSaved(a);
+  assert.ok(second >= first + 40);
+  assert.equal(await a.gpt.locator('p.status').innerText(), `Paused at step ${second.toLocaleString('en-US')}. Open the model below, or Resume.`);
+  await assertListed(a, run, second, 'a second Pause');
+
+  await a.page.reload();
+  await ready(a.page);
+  await assertListed(a, run, second, 'right after a reload');
+  await a.gpt.locator('.offer').getByRole('button', { name: 'Resume', exact: true }).click();
+  await status(a, 'running');
+  await stepAtLeast(a, second + 40);
+  await click(a, 'Pause');
+  const third = await pauseSaved(a);
+  assert.equal((await state(a)).run, run, 'the same run goes on');
+  await assertListed(a, run, third, 'a Pause after the reload and a Resume');
+  await a.page.reload();
+  await ready(a.page);
+  await assertListed(a, run, third, 'after another reload');
+}));
 
 test('zh: a save of the previous format resumes; another version\'s downloads; a damaged record is named and skipped; rename, download, delete', () => inTabs('zh', async (tabs) => {
   const s = STRINGS.zh;

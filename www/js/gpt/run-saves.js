@@ -56,6 +56,7 @@ export class RunSaves {
   #lock = null;
   #timer = 0;
   #saving = null;
+  #again = null; // the save that follows the one in flight
   #snapshot;
   #changed;
   #declined = new Set(); // oldest runs the learner chose to keep
@@ -153,20 +154,31 @@ export class RunSaves {
     this.#timer = 0;
   }
 
-  /** Saves the run now if this trainer owns it (one save at a time: a second call gets
-   *  the first's promise). */
+  /** Saves the run now if this trainer owns it. One save at a time: a call while one is
+   *  in flight gets a save that follows it (that one read the model before this call:
+   *  Pause's save must hold the paused step), and calls meanwhile share that one. */
   saveNow() {
-    this.#saving ??= (async () => {
+    if (this.#saving) {
+      this.#again ??= this.#saving.then(() => {
+        this.#again = null;
+        return this.saveNow();
+      });
+      return this.#again;
+    }
+    this.#saving = (async () => {
       try {
         if (!this.#lock) return;
         const rec = await this.#snapshot();
         if (!rec) return;
         const first = !this.saved || this.saved.error;
-        await putRun({ ...rec, ...this.run });
+        const saved = { ...rec, ...this.run };
+        await putRun(saved);
         this.saved = { step: rec.step, savedAt: rec.savedAt };
         tabRun(this.run.id);
         if (this.offer?.rec.id === this.run.id) this.offer = null;
+        // The list shows this save's step at once (not the step it was first listed at).
         if (first) await this.refresh();
+        else await this.#listed(saved);
       } catch (err) {
         this.saved = { error: err };
       } finally {
@@ -189,6 +201,15 @@ export class RunSaves {
     }
     this.prompt = await this.#oldest();
     this.#changed();
+  }
+
+  /** The list with run `rec` as just saved, newest first, and the space taken now: what
+   *  refresh() would read, without reading every run's weights again at each save. */
+  async #listed(rec) {
+    if (this.list.error) return;
+    const runs = [{ ...rec, kind: 'run' }, ...this.list.runs.filter((r) => r.id !== rec.id)];
+    runs.sort((a, b) => b.savedAt - a.savedAt);
+    this.list = { ...this.list, runs, usage: await usage() };
   }
 
   /** The run the limit would drop: the oldest, unless saved in the last minute, trained
