@@ -10,6 +10,7 @@ import '../../i18n/lesson-strings.js';
 import { define, h, message } from '../../ui/widget-base.js';
 import { formatCell } from '../../ui/format.js';
 import { LessonWidget } from '../base/lesson-widget.js';
+import { stackedTable } from '../base/lesson-css.js';
 
 const ROWS = { scores: 'a.sum.scores', allowed: 'a.softmax.allowed', masked: 'a.softmax.masked',
   exp: 'a.softmax.exp', weights: 'a.sum.weights' };
@@ -158,9 +159,19 @@ class AttnSoftmaxSteps extends LessonWidget {
   }
 }
 
+// Narrower than the table (a phone): each row's name on a line of its own above its five
+// cells (positions 0–3 and the sum), so the masked position stays in view.
+const NARROW = 480;
+
 AttnSoftmaxSteps.css = `${LessonWidget.css}
 .scroll { overflow-x: auto; }
 table.steps td { min-width: 4.2em; }
+${stackedTable('.scroll', 'table.steps', 5, NARROW)}
+@container (max-width: ${NARROW}px) {
+  table.steps td { min-width: 0; padding-inline: 4px; }
+  table.steps th { padding-inline: 4px; }
+  input.score { width: 100%; }
+}
 table.steps td.future { background: repeating-linear-gradient(135deg, #eceef2 0 3px, #f8f9fb 3px 7px); }
 input.score { width: 4.2em; text-align: right; font-family: var(--_mono); padding: 2px 6px; }
 input[aria-invalid="true"] { outline: 2px solid var(--_error); }

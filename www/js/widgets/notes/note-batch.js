@@ -14,7 +14,7 @@ import '../explain/attn-explain.js';
 import { checkInt, checkObject } from '../../ui/cell-checks.js';
 import { formatFixed, formatSci } from '../../ui/format.js';
 import { fillStrings, k } from '../base/labels.js';
-import { NOTE_WIDGET_CSS } from '../base/lesson-css.js';
+import { NOTE_WIDGET_CSS, stackedTable } from '../base/lesson-css.js';
 import { heatmap, showMatrix } from '../base/matrix-block.js';
 
 const T = 4;
@@ -27,6 +27,7 @@ class NoteBatch extends AttnWidget {
     .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; margin-bottom: 10px; }
     table.plain td { font-family: var(--_mono); font-variant-numeric: tabular-nums; }
     .scroll-x table { min-width: 320px; }
+    ${stackedTable('.scroll-x', 'table.plain', C, 460)} /* a phone: each row's name above its C numbers */
     .msg.pending { font-weight: 500; } /* a verdict's weight, until the core's verdict */`;
 
   #seed = 0;

@@ -9,7 +9,7 @@ import '../../i18n/notes-strings.js';
 import { AttnWidget, define, h } from '../../ui/widget-base.js';
 import { checkBool, checkObject } from '../../ui/cell-checks.js';
 import { fillStrings, k } from '../base/labels.js';
-import { NOTE_WIDGET_CSS } from '../base/lesson-css.js';
+import { CODE_WRAP_CSS, NOTE_WIDGET_CSS } from '../base/lesson-css.js';
 import { heatmap, showMatrix } from '../base/matrix-block.js';
 import { explainTraces } from '../explain/explain-trace.js';
 
@@ -32,7 +32,11 @@ class NoteEncoder extends AttnWidget {
   static css = `${NOTE_WIDGET_CSS}
     .seg { display: inline-flex; border: 1px solid var(--_line); border-radius: 999px; padding: 2px; gap: 2px; }
     .seg button { border: 0; border-radius: 999px; }
-    pre.code .off { color: var(--_muted); text-decoration: line-through; }`;
+    pre.code .off { color: var(--_muted); text-decoration: line-through; }
+    /* A line too long for a phone wraps, all of it in view, and goes on 8 columns in
+       (past the code's own indent), so a wrapped comment does not read as a new line. */
+    ${CODE_WRAP_CSS}
+    pre.code .line { display: block; padding-left: 8ch; text-indent: -8ch; }`;
 
   #decoder = true;
 
@@ -44,9 +48,9 @@ class NoteEncoder extends AttnWidget {
     };
     this.btnDec = k('button', 'b.enc.decoder', { type: 'button', onclick: pick(true) });
     this.btnEnc = k('button', 'b.enc.encoder', { type: 'button', onclick: pick(false) });
-    this.maskLine = h('span', { class: 'changed' });
-    this.code = h('pre', { class: 'code', tabindex: 0 },
-      BEFORE.join('\n'), '\n', this.maskLine, '\n', AFTER.join('\n'));
+    this.maskLine = h('span', { class: 'line changed' });
+    const lines = (texts) => texts.map((text) => h('span', { class: 'line' }, `${text}\n`));
+    this.code = h('pre', { class: 'code', tabindex: 0 }, ...lines(BEFORE), this.maskLine, ...lines(AFTER));
     this.weights = heatmap('weights', 'weights');
     this.out = heatmap('out', 'signed');
     this.explainer = explainTraces(this, {
@@ -78,7 +82,7 @@ class NoteEncoder extends AttnWidget {
     fillStrings(this.shadowRoot, (key) => this.t(key));
     this.btnDec.setAttribute('aria-pressed', String(this.#decoder));
     this.btnEnc.setAttribute('aria-pressed', String(!this.#decoder));
-    this.maskLine.textContent = this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`;
+    this.maskLine.textContent = `${this.#decoder ? MASK : `    # ${MASK.trim()}   ← ${this.t('b.enc.removed')}`}\n`;
     this.maskLine.classList.toggle('off', !this.#decoder);
   }
 

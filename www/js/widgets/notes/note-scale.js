@@ -15,7 +15,7 @@ import { explainTraces } from '../explain/explain-trace.js';
 import { checkBool, checkInt, checkObject } from '../../ui/cell-checks.js';
 import { formatFixed, formatList } from '../../ui/format.js';
 import { checkbox, fillStrings, k } from '../base/labels.js';
-import { NOTE_WIDGET_CSS } from '../base/lesson-css.js';
+import { NOTE_WIDGET_CSS, compactGrids } from '../base/lesson-css.js';
 import { heatmap, showMatrix } from '../base/matrix-block.js';
 import './variance.js';
 
@@ -40,6 +40,8 @@ class NoteScale extends AttnWidget {
     .stats dd { margin: 0; }
     .grid2 { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 12px 18px; align-items: start; }
     @media (max-width: 640px) { .grid2 { grid-template-columns: minmax(0, 1fr); } }
+    .grid2 { container-type: inline-size; } /* on a phone the 6 × 6 weights fit whole: */
+    ${compactGrids(400, '2.9rem')}
     .bars { display: flex; flex-wrap: wrap; gap: 12px 22px; }
     .group { display: flex; flex-direction: column; gap: 4px; }
     .plot { display: flex; align-items: flex-end; gap: 4px; height: 120px; width: max-content; border-bottom: 1px solid var(--_muted); }
