@@ -51,7 +51,8 @@ class AttnNormalize extends LessonWidget {
     ui.trapTitle = h('h3', { class: 'side-title' });
     ui.right = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1, keepdim=True)   # (T,T) / (T,1)'), block: matrixBlock({ label: 'right', palette: 'weights' }), note: h('p', { class: 'fact' }) };
     ui.wrong = { code: h('pre', { class: 'code' }, 'wei / wei.sum(1)                 # (T,T) / (T,)'), block: matrixBlock({ label: 'wrong', palette: 'weights' }), note: h('p', { class: 'fact' }) };
-    const trap = (p, cls) => h('div', { class: `panel ${cls}` }, p.code, p.block.el, p.note);
+    // The row sums beside the grid: the code line makes the card wide, the grid is small.
+    const trap = (p, cls) => h('div', { class: `panel ${cls}` }, p.code, h('div', { class: 'row trap-body' }, p.block.el, p.note));
     ui.verdict = h('p', { class: 'msg bad', role: 'status' });
     const kinds = new Map([...Object.entries(ui.dirs).map(([k, p]) => [p.block.matrix, k]),
       [ui.right.block.matrix, 'right'], [ui.wrong.block.matrix, 'wrong']]);

@@ -13,6 +13,7 @@ import '../../i18n/lesson-strings.js';
 import { define, h, message } from '../../ui/widget-base.js';
 import { subscripted } from '../../ui/format.js';
 import { LessonWidget } from '../base/lesson-widget.js';
+import { compactGrids } from '../base/lesson-css.js';
 import { matrixBlock, tableSwitch } from '../base/matrix-block.js';
 import { explainGrids } from '../explain/explain-grids.js';
 
@@ -65,8 +66,8 @@ class AttnPosTable extends LessonWidget {
     ui.crop = h('p', { class: 'fact' });
     ui.strip = h('div', { class: 'strip', 'aria-hidden': 'true' });
     ui.cropNote = h('p', { class: 'muted' });
-    root.append(h('div', { class: 'grid' },
-      h('div', { class: 'panel' }, ui.sinTitle, h('div', { class: 'controls' }, field('t'), field('c'), ui.tables.el), ui.sin.el),
+    root.append(h('div', { class: 'grid content-height' },
+      h('div', { class: 'panel pe' }, ui.sinTitle, h('div', { class: 'controls' }, field('t'), field('c'), ui.tables.el), ui.sin.el),
       h('div', { class: 'panel' }, ui.cropTitle, h('div', { class: 'controls' }, field('len'), field('block')), ui.strip, ui.crop, ui.cropNote)),
     ui.explain.panel);
     this.draw(null); // the final layout before the core arrives: placeholder numbers
@@ -110,6 +111,11 @@ class AttnPosTable extends LessonWidget {
 
 AttnPosTable.css = `${LessonWidget.css}
 input.n { width: 5em; }
+/* A panel narrower than the default 12 × 8 table (a phone) fits it whole: smaller cells,
+   and on a phone a narrower margin around them. */
+.panel.pe { container-type: inline-size; }
+${compactGrids(510, '2rem', '.66rem')}
+@media (max-width: 520px) { .panel.pe { padding-inline: 8px; } }
 .strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; }
 .strip span { width: 12px; height: 16px; border-radius: 3px; }
 .strip .kept { background: var(--_accent); }

@@ -86,11 +86,11 @@ class AttnPosition extends LessonWidget {
       },
       key: () => JSON.stringify(this.state),
     });
-    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.toyTitle, ui.toyNote, h('div', { class: 'grid' }, ...ui.toyPanels),
+    root.append(h('div', { class: 'controls' }, ui.tables.el), ui.toyTitle, ui.toyNote, h('div', { class: 'grid content-width' }, ...ui.toyPanels),
       ui.orderTitle,
       h('div', { class: 'controls' }, h('label', { class: 'field' }, 'A', ui.a), h('label', { class: 'field' }, 'B', ui.b),
         ui.shuffle, ui.positions.el, ui.causal.el),
-      h('div', { class: 'grid' }, ...ui.outs.map((o) => h('div', { class: 'panel', 'data-explain-scope': '' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
+      h('div', { class: 'grid content-width' }, ...ui.outs.map((o) => h('div', { class: 'panel', 'data-explain-scope': '' }, o.title, h('div', { class: 'row' }, o.x.el, o.out.el)))),
       ui.verdict, ui.explain.panel);
     this.draw(null); // the final layout before the core arrives: placeholder numbers
   }

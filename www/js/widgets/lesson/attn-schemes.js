@@ -90,13 +90,15 @@ class AttnSchemes extends LessonWidget {
     ui.t = h('input', { type: 'number', min: '1', max: '8192', value: '256', class: 'n' });
     ui.loops = h('p', { class: 'fact' });
     for (const el of [ui.b, ui.t]) el.addEventListener('input', () => this.refresh());
-    ui.cost = h('div', { class: 'panel' }, h('div', { class: 'controls' }, h('label', {}, ui.bText, ui.b), h('label', {}, ui.tText, ui.t)), ui.loops);
-    ui.side = h('div', { class: 'grid' }, this.#variants.all_ones.el, this.#variants.tril_sums.el, ui.cost);
+    ui.cost = h('div', { class: 'panel cost' }, h('div', { class: 'controls' }, h('label', {}, ui.bText, ui.b), h('label', {}, ui.tText, ui.t)), ui.loops);
+    // The two variants share a row (wide enough for wei and xbow side by side); the short
+    // cost card goes under them, as wide as its text, instead of stretched beside them.
+    ui.side = h('div', { class: 'grid' }, this.#variants.all_ones.el, this.#variants.tril_sums.el);
     ui.sideTitle = h('h3', { class: 'side-title' });
     ui.explain = h('attn-explain');
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     root.append(h('div', { class: 'controls' }, ...ui.sets, ui.tables.el),
-      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideTitle, ui.side);
+      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideTitle, ui.side, ui.cost);
     this.#drawAll(null); // the final layout before the core arrives: placeholder numbers
   }
 
@@ -216,6 +218,7 @@ AttnSchemes.css = `${LessonWidget.css}
 attn-explain { display: block; margin-top: 10px; }
 attn-explain:not(:defined) { display: none; }
 input.n { width: 6em; }
+.cost { width: fit-content; max-width: 100%; margin-top: 14px; }
 `;
 
 define(AttnSchemes);
