@@ -15,7 +15,7 @@ export class GptClient {
   #pending = new Map();
 
   /** `onEvent(msg)` receives the worker's events; a worker that dies (an uncaught error,
-   *  a failed start) rejects every pending call and sends { event: 'stopped', reason:
+   *  a failed start) rejects every pending call (an error with `crashed: true`) and sends { event: 'stopped', reason:
    *  'crashed', message }: the page then needs a new GptClient. `build` ('fma' or
    *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js). */
   constructor(onEvent, { build } = {}) {
@@ -35,7 +35,7 @@ export class GptClient {
     };
     this.#worker.onerror = (e) => {
       e.preventDefault();
-      const err = new Error(e.message || 'the GPT worker failed to start');
+      const err = Object.assign(new Error(e.message || 'the training could not start'), { crashed: true });
       for (const p of this.#pending.values()) p.reject(err);
       this.#pending.clear();
       onEvent({ event: 'stopped', reason: 'crashed', message: err.message });

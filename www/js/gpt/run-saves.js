@@ -180,7 +180,8 @@ export class RunSaves {
         if (first) await this.refresh();
         else await this.#listed(saved);
       } catch (err) {
-        this.saved = { error: err };
+        // a dead worker is no storage fault: the last save stands (the page offers it)
+        if (!err?.crashed) this.saved = { error: err };
       } finally {
         this.#saving = null;
       }

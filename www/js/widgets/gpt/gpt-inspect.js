@@ -7,8 +7,14 @@
 //   el.close()                   disable (while training runs)
 //   el.state → { prompt, tokens, heads, probs, generated }   (for tests)
 //
-// Explaining a number: the heatmaps are `explainable`; a clicked cell is explained by the worker
-// (`explain` → GptLab.explainAttention) in a floating <attn-explain>: a weight as the
+// The prompt is cut to what the model reads (its last block_size characters, at most
+// MAX_DRAWN): the cut-off start is shown greyed before the part read, and a caption says why.
+//
+// Explaining a number: the heatmaps are `explainable` (a visible hint says so: Click, or
+// Tap on a touch screen); a clicked cell is explained by the worker (`explain` →
+// GptLab.explainAttention) in an <attn-explain> placed in the flow, on a line of its own
+// right under the line of heads holding the clicked one, as the lesson head's is inline (it
+// covers nothing): a weight as the
 // softmax over its row's scores, a score as the dot product q·k/√hs (the largest terms
 // and the rest). "Heatmaps: weights | scores | both" picks what each head draws; with
 // both, an explained weight outlines its row of scores beside it (each head's figure is
@@ -51,6 +57,13 @@ class AttnGptInspect extends AttnWidget {
     pre.out { white-space: pre-wrap; overflow-wrap: anywhere; min-height: 2.5rem; margin: 8px 0 0; padding: 8px 10px;
       border-radius: 8px; background: var(--_accent-soft); font-size: .85rem; }
     .off { opacity: .55; }
+    .read { margin: 6px 0 0; font-size: .85rem; }
+    .read .text { font-family: var(--_mono); white-space: pre-wrap; overflow-wrap: anywhere;
+      background: var(--_accent-soft); border-radius: 4px; padding: 1px 4px; }
+    .read .unread { color: var(--_muted); opacity: .75; }
+    .read .kept { font-weight: 600; }
+    .click-hint { margin: 4px 0 6px; font-weight: 600; }
+    .explain-row { flex: 0 0 100%; min-width: 0; }
     h4 { margin-top: 12px; }
   `;
 
@@ -62,6 +75,8 @@ class AttnGptInspect extends AttnWidget {
   #view = 'weights';
   #last = null;
   #drawn = 0; // bumped by every redraw of the heatmaps: an answer for older grids is dropped
+  #read = null; // { cut, kept, block }: the last prompt drawn, the part the model did not read and did
+  #touch = matchMedia('(hover: none)');
 
   build(root) {
     const u = (this.ui = {});
@@ -71,14 +86,20 @@ class AttnGptInspect extends AttnWidget {
     u.show = h('button', { type: 'button', class: 'primary', onclick: () => this.showAttention() });
     u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
     u.hint = h('p', { class: 'muted', role: 'status' });
+    u.readText = h('span', { class: 'text' });
+    u.readNote = h('span', { class: 'muted' });
+    u.read = h('p', { class: 'read', hidden: true }, u.readText, ' ', u.readNote);
+    u.clickHint = h('p', { class: 'click-hint' });
     u.layers = h('div', { class: 'layers' });
     u.views = ['weights', 'scores', 'both'].map((v) => h('input', { type: 'radio', name: 'view', value: v,
       checked: v === 'weights', onchange: () => this.#setView(v) }));
     u.view = h('fieldset', { class: 'view' }, h('legend', { 'data-t': 'gpt.view' }),
       ...u.views.map((input) => h('label', {}, input, h('span', { 'data-t': `gpt.view.${input.value}` }))));
     u.probs = h('ol', { class: 'probs' });
-    u.explain = h('attn-explain', { floating: '' });
+    u.explain = h('attn-explain');
+    u.explainRow = h('div', { class: 'explain-row' }, u.explain); // a line of the heads' own
     root.addEventListener('cell-explain', (e) => this.explainCell(e.target, e.detail));
+    this.#touch.addEventListener?.('change', () => this.render());
     u.n = num({ min: 1, max: 2000, value: 200 });
     u.temp = num({ min: 0.05, max: 5, step: 0.05, value: 0.8 });
     u.topk = num({ min: 0, max: 1000, value: 0 });
@@ -88,14 +109,14 @@ class AttnGptInspect extends AttnWidget {
     const lab = (key, input) => h('label', {}, h('span', { 'data-t': key }), input);
     u.box = h('div', {},
       h('label', { class: 'col' }, h('span', { 'data-t': 'gpt.prompt' }), h('div', { class: 'prompt' }, u.prompt, u.show)),
-      u.msg, u.hint,
-      h('h4', { 'data-t': 'gpt.attnTitle' }), h('p', { class: 'muted', 'data-t': 'gpt.attnNote' }), u.view, u.layers,
+      u.read, u.msg, u.hint,
+      h('h4', { 'data-t': 'gpt.attnTitle' }), h('p', { class: 'muted', 'data-t': 'gpt.attnNote' }), u.view, u.clickHint, u.layers,
       h('h4', { 'data-t': 'gpt.probsTitle' }), u.probs,
       h('h4', { 'data-t': 'gpt.genTitle' }),
       h('div', { class: 'gen' }, lab('gpt.genN', u.n), lab('gpt.temperature', u.temp), lab('gpt.topK', u.topk),
         lab('gpt.greedy', u.greedy), u.gen),
       u.out);
-    root.append(u.box, u.explain);
+    root.append(u.box, u.explainRow);
   }
 
   render() {
@@ -103,6 +124,8 @@ class AttnGptInspect extends AttnWidget {
     this.ui.show.textContent = this.t('gpt.showAttention');
     this.ui.gen.textContent = this.t('gpt.generate');
     if (!this.#info) this.ui.hint.textContent = this.t('gpt.inspectClosed');
+    this.ui.clickHint.textContent = this.t(this.#touch.matches ? 'gpt.tapHint' : 'gpt.clickHint');
+    this.#paintRead();
     this.#captions();
     this.#paintError();
   }
@@ -142,18 +165,24 @@ class AttnGptInspect extends AttnWidget {
 
   #paintError() {
     const err = this.#err;
-    this.ui.msg.textContent = !err ? '' : err.key ? this.t(err.key) : message(err, this.language);
+    // a dead worker (gpt/client.js `crashed`) is said in plain words, its own message as the title
+    this.ui.msg.textContent = !err ? '' : err.key ? this.t(err.key) : err.crashed ? this.t('gpt.crashed') : message(err, this.language);
+    this.ui.msg.title = err?.crashed ? err.message : '';
     this.ui.msg.hidden = !err;
   }
 
   async showAttention() {
     if (!this.#info || !this.client || this.#busy) return;
     const chars = [...this.ui.prompt.value];
-    const prompt = chars.slice(-Math.min(MAX_DRAWN, this.#info.block_size)).join('');
+    const block = this.#info.block_size;
+    const n = Math.min(MAX_DRAWN, block);
+    const prompt = chars.slice(-n).join('');
     this.#busy = true;
     try {
       const a = await this.client.call('attention', { prompt });
       this.#error(null);
+      this.#read = { cut: chars.slice(0, -n).join(''), kept: prompt, n, block };
+      this.#paintRead();
       this.#drawHeads(a);
       this.#drawProbs(a.probs);
       this.#state = { ...this.#state, prompt, tokens: a.tokens, heads: a.layers.flat().length, probs: a.probs };
@@ -163,6 +192,17 @@ class AttnGptInspect extends AttnWidget {
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** The prompt drawn, its unread start greyed, and what the model reads (and why). */
+  #paintRead() {
+    const r = this.#read;
+    this.ui.read.hidden = !r;
+    if (!r) return;
+    this.ui.readText.replaceChildren(
+      r.cut ? h('span', { class: 'unread' }, r.cut) : '', h('span', { class: 'kept' }, r.kept));
+    const key = `gpt.${r.n === r.block ? 'readsLast' : 'drawsLast'}${r.cut ? 'Cut' : 'Whole'}`;
+    this.ui.readNote.textContent = this.t(key, { n: r.n, block: r.block });
   }
 
   #setView(view) {
@@ -217,11 +257,29 @@ class AttnGptInspect extends AttnWidget {
       });
       // Only if the clicked grid is still the one on screen (the view or prompt may
       // have changed while the worker computed).
-      if (this.#info && generation === this.#drawn && grid.isConnected) this.ui.explain.explanation = ex;
+      if (this.#info && generation === this.#drawn && grid.isConnected) {
+        this.#placeExplain(grid);
+        this.ui.explain.explanation = ex;
+      }
       this.#error(null);
     } catch (err) {
       this.#error(err);
     }
+  }
+
+  /** Puts the explanation in the flow right under the row of heads holding `grid`: after
+   *  the last head of the clicked one's line, on a line of its own (a narrow screen stacks
+   *  the heads: right under the clicked one). Moved before it opens: moving it drops focus. */
+  #placeExplain(grid) {
+    const figure = grid.closest('figure');
+    if (!figure) return;
+    const row = this.ui.explainRow;
+    row.remove(); // out of the line it was on, so that the heads' lines are measured without it
+    const top = figure.getBoundingClientRect().top;
+    let last = figure;
+    while (last.nextElementSibling?.localName === 'figure'
+      && Math.abs(last.nextElementSibling.getBoundingClientRect().top - top) < 1) last = last.nextElementSibling;
+    last.after(row);
   }
 
   #captions() {

@@ -47,7 +47,9 @@ class AttnGptSettings extends AttnWidget {
     fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
     .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 8px 12px; margin: 8px 0; }
     .fields label { display: flex; flex-direction: column; align-items: stretch; gap: 2px; font-size: .82rem; color: var(--_muted); }
-    .fields input { width: 100%; }
+    .fields input { width: 100%; margin-top: auto; }
+    .fields .name { font-family: var(--_mono); color: var(--_fg); }
+    .fields .what { font-size: .75rem; line-height: 1.25; }
     textarea { width: 100%; min-height: 6.5rem; font: .85rem/1.4 var(--_mono); color: var(--_fg);
       background: var(--_bg); border: 1px solid var(--_line); border-radius: 8px; padding: 6px 8px; resize: vertical; }
     .vocab { font-family: var(--_mono); font-size: .82rem; overflow-wrap: anywhere; background: var(--_accent-soft);
@@ -81,7 +83,9 @@ class AttnGptSettings extends AttnWidget {
     e.fieldset = h('fieldset', {},
       h('h3', { 'data-t': 'gpt.model' }),
       h('label', {}, h('span', { 'data-t': 'gpt.preset' }), e.preset),
-      h('div', { class: 'fields' }, ...FIELDS.map((f) => h('label', {}, h('span', {}, f), e.inputs[f]))),
+      // nanoGPT's config names, each said in plain words beside it (gpt.field.*)
+      h('div', { class: 'fields' }, ...FIELDS.map((f) => h('label', {},
+        h('span', { class: 'name' }, f), h('span', { class: 'what', 'data-t': `gpt.field.${f}` }), e.inputs[f]))),
       h('h3', { 'data-t': 'gpt.corpus' }),
       h('div', { class: 'radios', role: 'radiogroup' },
         h('label', {}, e.radioDefault, h('span', { 'data-t': 'gpt.corpusDefault' })),

@@ -17,6 +17,9 @@ export const TRAIN_CSS = `
   .files label.button:focus-within { outline: 2.5px solid var(--_focus); outline-offset: 2px; }
   .files input[type="file"] { position: absolute; opacity: 0; width: 1px; height: 1px; }
   .status { font-weight: 600; }
+  details.how { font-size: .82rem; color: var(--_muted); margin: 0 0 6px; }
+  details.how summary { cursor: pointer; width: fit-content; }
+  details.how p { margin: 2px 0 0; }
   .offer { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 8px 10px; margin: 0 0 10px;
     border: 1px solid var(--_accent); border-radius: 8px; background: var(--_accent-soft); }
   .offer[hidden] { display: none; }

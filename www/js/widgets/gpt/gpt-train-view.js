@@ -33,10 +33,12 @@ export class LiveMessage {
     this.#cls = cls;
   }
 
-  /** Shows `say()` (its role: status when ok, else alert); null hides the message. */
-  show(say, ok = false) {
+  /** Shows `say()` (its role: status when ok, else alert); null hides the message.
+   *  `detail`: for developers, as the message's title (e.g. why the training stopped). */
+  show(say, ok = false, detail = '') {
     this.#say = say;
     this.#el.hidden = !say;
+    this.#el.title = say ? detail : '';
     if (say) {
       this.#el.className = `${this.#cls} ${ok ? 'ok' : 'bad'}`;
       this.#el.setAttribute('role', ok ? 'status' : 'alert');
@@ -67,6 +69,9 @@ export function buildTrainView(root, on) {
   u.status = h('p', { class: 'status', role: 'status' });
   u.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
   u.stats = h('div', { class: 'stats', 'aria-live': 'off' });
+  // Which build and how many threads train: for developers, closed by default.
+  u.engine = h('p', { class: 'engine' });
+  u.how = h('details', { class: 'how' }, h('summary', { 'data-t': 'gpt.howItRuns' }), u.engine);
   u.plot = h('attn-loss-plot');
   u.sample = h('pre', { class: 'sample' });
   u.sampleTitle = h('h3');
@@ -93,7 +98,7 @@ export function buildTrainView(root, on) {
         h('label', { class: 'workers-label' }, h('span', { 'data-t': 'gpt.workers' }), u.workers)),
       h('label', { class: 'nomask' }, u.causal, h('span', {},
         h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
-      u.status, u.msg, u.saveNote, u.stats, u.plot, u.sampleTitle, u.sample),
+      u.status, u.msg, u.saveNote, u.stats, u.how, u.plot, u.sampleTitle, u.sample),
     h('div', { class: 'panel' },
       h('h3', { 'data-t': 'gpt.filesTitle' }),
       h('div', { class: 'files' }, u.save, u.saveState, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),
@@ -115,7 +120,8 @@ export function labelTrainView(root, u, t) {
   };
 }
 
-/** Which path trains, e.g. "wasm relaxed SIMD (FMA), 2 workers"; '–' before the worker said. */
+/** Which path trains, e.g. "wasm relaxed SIMD (FMA), 2 workers"; '–' before the worker said.
+ *  Shown only inside the closed "How it runs" (u.how). */
 function engineText(t, engine) {
   if (!engine) return '–';
   const build = t(`gpt.engine.${engine.build}`);
@@ -139,8 +145,8 @@ export function paintTrainView(u, t, { status, info, last: L }) {
   u.stats.replaceChildren(
     ...[['gpt.step', formatGrouped(L.step)], ['gpt.loss', formatGrouped(L.loss, 3)],
       ['gpt.evalLoss', ev ? `${formatGrouped(ev.train, 3)} / ${formatGrouped(ev.val, 3)}` : '–'],
-      ['gpt.stepsPerSec', formatGrouped(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', formatGrouped(L.tokensPerSec)],
-      ['gpt.engine', engineText(t, L.engine ?? info?.engine)]]
+      ['gpt.stepsPerSec', formatGrouped(L.stepsPerSec, L.stepsPerSec < 10 ? 1 : 0)], ['gpt.tokensPerSec', formatGrouped(L.tokensPerSec)]]
       .map(([k, v]) => h('span', {}, `${t(k)} `, h('b', {}, v))));
+  u.engine.textContent = `${t('gpt.engine')} ${engineText(t, L.engine ?? info?.engine)}.`;
   u.sampleTitle.textContent = L.sampleStep == null ? t('gpt.sampleNone') : t('gpt.sampleTitle', { step: formatGrouped(L.sampleStep) });
 }

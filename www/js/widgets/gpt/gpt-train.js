@@ -322,14 +322,19 @@ class AttnGptTrain extends AttnWidget {
     s.info = null;
     s.status = 'crashed';
     this.ui.settings.locked = false;
-    this.#showMsg(() => this.t('gpt.crashed', { msg: msg || '?' }));
+    this.#showMsg({ crashed: true, message: msg });
     this.#paint();
     this.#saves.check(true);
   }
 
   /** `what`: an error (said in the widget's language), a function giving the text in
-   *  the current language, or null; it follows a language switch. */
+   *  the current language, or null; it follows a language switch. A dead worker's error
+   *  (`crashed`, gpt/client.js) is said in plain words, its own message as the title. */
   #showMsg(what) {
+    if (what?.crashed) {
+      this.#msg.show(() => this.t('gpt.crashed'), false, what.message || '');
+      return;
+    }
     this.#msg.show(!what ? null : typeof what === 'function' ? what : () => message(what, this.language));
   }
 
