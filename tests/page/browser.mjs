@@ -80,15 +80,19 @@ export function watch(page, { aborted = false, aside = () => false } = {}) {
  * Opens `url` in a fresh context and waits until the page has drawn its first result
  * (`ready`: a selector, a function of the page, or null for no wait). Returns
  * { page, context, problems, others, response } (see watch for the two lists).
- * `lang` is the learner's saved language choice (it wins over `locale`); `init` are
+ * `lang` is the learner's saved language choice (it wins over `locale`); `touch` opens it
+ * as a phone does (touch, no hover); `init` are
  * scripts run before the page's own; `watchPage(page)` runs before the navigation.
  */
 export async function openPage(browser, url, {
   width = 1280, height = 900, locale = 'en-US', lang, init = [], permissions = [],
   ready = 'html[data-ready="true"]', readyTimeout = 15000, watchPage, colorScheme = 'light',
-  bypassCSP = false, ...watching
+  bypassCSP = false, touch = false, ...watching
 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale, colorScheme, bypassCSP });
+  // touch: a phone's context (touch events, no hover: (hover: none) matches)
+  const context = await browser.newContext({
+    viewport: { width, height }, locale, colorScheme, bypassCSP, hasTouch: touch, isMobile: touch,
+  });
   if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(url).origin });
   if (lang) await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
   for (const script of [init].flat()) await context.addInitScript(script);

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, pageSuite } from './browser.mjs';
+import { SHOTS, pageSuite, unfold } from './browser.mjs';
 import { assertClean, gptOn, openPretrained } from './gpt-harness.mjs';
 
 // The lesson page is shared by the lesson-panel test; each GPT test opens its own page
@@ -87,6 +87,7 @@ async function lessonPanel(tag, label, row, col) {
   const panel = widget.locator('attn-explain');
   await panel.evaluate((el) => el.close());
   const cell = widget.locator(`attn-matrix[label="${label}"] td[data-row="${row}"][data-col="${col}"]`).first();
+  await unfold(cell); // a widget on a side road: open it as a learner does
   await cell.scrollIntoViewIfNeeded();
   await cell.click();
   await page.waitForFunction((t) => document.querySelector(t)?.shadowRoot.querySelector('attn-explain')?.open, tag);

@@ -175,11 +175,11 @@ for (const [what, lang, init, note] of FAULTS) {
 }
 
 test('edited lesson weights survive a reload (the URL hash)', () => withPage(async (page) => {
-  const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
+  const input = page.locator('attn-head attn-matrix#W_v td[data-row="0"][data-col="0"] input');
   await input.fill('20');
   await page.waitForFunction(() => location.hash.includes('head='));
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');
   assert.equal(await input.inputValue(), '20');
-  assert.equal(await page.locator('attn-matrix#out td[data-row="0"][data-col="0"]').textContent(), '20.00');
+  assert.equal(await page.locator('attn-head attn-matrix#out td[data-row="0"][data-col="0"]').textContent(), '20.00');
 }));

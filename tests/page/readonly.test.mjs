@@ -102,7 +102,9 @@ const panelOpens = (page, tag, what) => page.locator(tag).first().evaluate((el, 
 }), what);
 
 test('readonly locks every lesson widget, keeps views and explanations, and unlocks exactly', () => withPage(async (page) => {
-  // A control the widget disables itself: the quiz's Check button once checked.
+  // A control the widget disables itself: the quiz's Check button once checked (with every
+  // question answered: a check with questions left open locks nothing).
+  for (let q = 0; q < 6; q++) await page.locator(`attn-quiz li[data-question="${q}"] input[type="radio"]`).first().check();
   await page.locator('attn-quiz .controls button.primary').click();
   await page.waitForFunction(() => document.querySelector('attn-quiz').shadowRoot.querySelector('input[type="radio"]').disabled);
   const before = await snapshot(page, LESSON);
