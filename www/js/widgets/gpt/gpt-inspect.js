@@ -60,7 +60,7 @@ class AttnGptInspect extends AttnWidget {
     .read { margin: 6px 0 0; font-size: .85rem; }
     .read .text { font-family: var(--_mono); white-space: pre-wrap; overflow-wrap: anywhere;
       background: var(--_accent-soft); border-radius: 4px; padding: 1px 4px; }
-    .read .unread { color: var(--_muted); opacity: .75; }
+    .read .unread { color: var(--_muted); font-style: italic; } /* greyed, and still 4.5:1 (axe) */
     .read .kept { font-weight: 600; }
     .click-hint { margin: 4px 0 6px; font-weight: 600; }
     .explain-row { flex: 0 0 100%; min-width: 0; }
