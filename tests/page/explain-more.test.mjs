@@ -105,6 +105,10 @@ test('note 6: at d_k = 512 a weight is a softmax over scores made of 512 product
 
 test('§3 biases: a score with a k-bias is q·(k + b_k), explained in its own panel', async () => {
   const widget = page.locator('attn-bias').first();
+  await widget.evaluate((el) => { // the side road (a closed <details>) it may sit in
+    const side = el.closest('details');
+    if (side) side.open = true;
+  });
   await widget.locator('input.toggle-k').check();
   await page.waitForFunction(() => document.querySelector('attn-bias').state.k_bias === true);
   await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));

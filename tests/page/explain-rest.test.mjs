@@ -32,12 +32,19 @@ function outlined(p, tag) {
     .flatMap((m) => [...m.shadowRoot.querySelectorAll('td.source')].map((td) => `${m.getAttribute('label')}:${td.dataset.row},${td.dataset.col}`)));
 }
 
+/** Opens the side road (a closed <details>) the widget sits in, if it sits in one. */
+const openSideRoad = (widget) => widget.evaluate((el) => {
+  const side = el.closest('details');
+  if (side) side.open = true;
+});
+
 /**
  * Clicks cell (row, col) of grid `label` in widget `tag` (or focuses it and presses
  * Enter) and returns { drawn, text, ex, outlined } once its panel is open.
  */
 async function explain(tag, label, row, col, { key = false, p = page, clean = true } = {}) {
   const widget = p.locator(tag).first();
+  await openSideRoad(widget);
   await panelOf(p, tag).evaluate((el) => el.close());
   const cell = widget.locator(`${gridOf(label)} td[data-row="${row}"][data-col="${col}"]`).first();
   await cell.scrollIntoViewIfNeeded();
