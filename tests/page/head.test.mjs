@@ -8,12 +8,15 @@ import { SHOTS, pageSuite, renderedText } from './browser.mjs';
 
 const { withPage } = pageSuite();
 
-const cell = (page, id, row, col) => page.locator(`attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
+// The lesson's head (the page may show another, compact one, on its first screen).
+const HEAD = 'attn-head#head';
+const inHead = (page, sel) => page.locator(`${HEAD} ${sel}`);
+const cell = (page, id, row, col) => inHead(page, `attn-matrix#${id} td[data-row="${row}"][data-col="${col}"]`);
 const input = (page, id, row, col) => cell(page, id, row, col).locator('input');
 const text = (page, id, row, col) => cell(page, id, row, col).textContent();
 
 /** Every cell's shown text, row-major (input value for editable grids). */
-const texts = (page, id) => page.locator(`attn-matrix#${id}`).evaluate((el) =>
+const texts = (page, id) => inHead(page, `attn-matrix#${id}`).evaluate((el) =>
   [...el.shadowRoot.querySelectorAll('td')].map((td) => td.querySelector('input')?.value ?? td.textContent));
 
 const SHOWN = ['#s1', '#s2', '#s3', '#s4', 'header', '.toc'];
@@ -63,8 +66,8 @@ test('loads without console errors and shows the h/o/u numbers', () => withPage(
   assert.deepEqual(await texts(page, 'x'), ['1', '0', '0', '0', '1', '0', '0', '0', '1']);
   assert.match(await cell(page, 'weights', 0, 1).getAttribute('class'), /masked/);
   assert.match(await cell(page, 'masked_scores', 0, 1).getAttribute('class'), /masked/);
-  assert.equal(await page.locator('#causal').isChecked(), true);
-  assert.equal(await page.locator('#scaled').isChecked(), false);
+  assert.equal(await inHead(page, '#causal').isChecked(), true);
+  assert.equal(await inHead(page, '#scaled').isChecked(), false);
   assertClean(await allText(page));
 }));
 
@@ -109,15 +112,60 @@ test('the core hands out each matrix as one Float64Array; state, result and attn
 test('the exact value shows on hover and on keyboard focus', () => withPage(async (page) => {
   const target = cell(page, 'weights', 2, 0);
   assert.match(await target.getAttribute('title'), /^weights\[u, h\] = 0\.79\d{10,}/);
-  const readout = page.locator('attn-matrix#weights .readout');
+  const readout = inHead(page, 'attn-matrix#weights .readout');
   await target.hover();
   assert.match(await readout.textContent(), /weights\[u, h\] = 0\.79\d{10,}/);
   await page.mouse.move(0, 0);
   await cell(page, 'out', 2, 1).focus();
-  assert.match(await page.locator('attn-matrix#out .readout').textContent(), /out\[u, d₁\] = 1\.13\d+/);
+  assert.match(await inHead(page, 'attn-matrix#out .readout').textContent(), /out\[u, d₁\] = 1\.13\d+/);
   await page.keyboard.press('ArrowUp');
   assert.deepEqual(await focusInfo(page), { id: 'out', row: '1', col: '1' });
-  assert.match(await page.locator('attn-matrix#out .readout').textContent(), /out\[o, d₁\] = 7\.3\d+/);
+  assert.match(await inHead(page, 'attn-matrix#out .readout').textContent(), /out\[o, d₁\] = 7\.3\d+/);
+}));
+
+/** The read-out of grid `id`: its box, its line height, and its three parts' boxes. */
+const readoutBox = (page, id) => inHead(page, `attn-matrix#${id}`).evaluate((el) => {
+  const box = el.shadowRoot.querySelector('.readout');
+  const r = box.getBoundingClientRect();
+  const parts = [...box.children].map((span) => span.getBoundingClientRect());
+  return {
+    text: box.textContent, height: r.height, lineHeight: parseFloat(getComputedStyle(box).lineHeight),
+    tops: parts.map((p) => Math.round(p.top)), right: r.right, exactRight: parts.at(-1).right,
+  };
+});
+
+for (const width of [1280, 390]) {
+  test(`${width} px: the read-out of a long value is one line, its number whole`, () => withPage(async (page) => {
+    await input(page, 'W_q', 0, 2).fill('-1/3'); // score u→h = q_u · k_h = −2/3
+    const target = cell(page, 'masked_scores', 2, 0);
+    await target.scrollIntoViewIfNeeded();
+    await target.hover();
+    const r = await readoutBox(page, 'masked_scores');
+    assert.match(r.text, /^masked_scores\[u, h\] = [−-]0\.6666666666666666$/);
+    assert.ok(Math.abs(r.height - r.lineHeight) < 0.5, `one line high: ${JSON.stringify(r)}`);
+    assert.equal(new Set(r.tops).size, 1, `name and value on one line: ${JSON.stringify(r)}`);
+    assert.ok(r.exactRight <= r.right + 0.5, `the value is not cut: ${JSON.stringify(r)}`);
+  }, { width, height: 844 }));
+}
+
+test('every editable number cell asks for a keyboard that types a minus, a slash and "e", Enter to go on', () => withPage(async (page) => {
+  const inputs = await page.evaluate(() => {
+    const found = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName === 'attn-matrix' && el.hasAttribute('editable')) {
+          for (const i of el.shadowRoot.querySelectorAll('td input')) found.push([i.getAttribute('inputmode'), i.getAttribute('enterkeyhint')]);
+        }
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    return found;
+  });
+  assert.ok(inputs.length >= 36, `the page's editable cells: ${inputs.length}`);
+  assert.deepEqual([...new Set(inputs.map((i) => i.join(' ')))], ['text next']);
+  await input(page, 'W_v', 0, 0).fill('-1/2');
+  assert.equal(await text(page, 'v', 0, 0), '−0.50');
 }));
 
 test('editing W_v changes out but not the weights', () => withPage(async (page) => {
@@ -146,7 +194,7 @@ test('text that is not a number is marked, explained, and changes nothing', () =
   await bad.fill('abc');
   assert.equal(await bad.getAttribute('aria-invalid'), 'true');
   assert.match(await cell(page, 'W_q', 1, 1).getAttribute('class'), /invalid/);
-  const error = page.locator('attn-matrix#W_q .error');
+  const error = inHead(page, 'attn-matrix#W_q .error');
   assert.match(await error.textContent(), /“abc” is not a number/);
   assert.ok(await error.isVisible());
   assert.deepEqual(await texts(page, 'weights'), before, 'last valid result stays');
@@ -163,7 +211,7 @@ test('a compute error (overflow) is shown and the last valid result stays', () =
   const before = await texts(page, 'out');
   await input(page, 'W_q', 0, 0).fill('1e300');
   await input(page, 'W_k', 0, 0).fill('1e300');
-  const message = page.locator('#message');
+  const message = inHead(page, '#message');
   assert.ok(await message.isVisible());
   assert.match(await message.textContent(), /too large/);
   assert.deepEqual(await texts(page, 'out'), before);
@@ -176,26 +224,26 @@ test('the causal mask toggle opens the upper triangle of the weights', () => wit
   // Upper triangle (query before key) of a 3×3 row-major grid: h→o, h→u, o→u.
   const pick = (list) => [1, 2, 5].map((i) => list[i]);
   assert.deepEqual(pick(await texts(page, 'weights')), ['0.00', '0.00', '0.00']);
-  await page.locator('#causal').uncheck();
+  await inHead(page, '#causal').uncheck();
   const open = pick(await texts(page, 'weights'));
   open.forEach((t) => assert.notEqual(t, '0.00'));
   assert.doesNotMatch(await cell(page, 'weights', 0, 1).getAttribute('class'), /masked/);
   assert.equal(await text(page, 'masked_scores', 0, 2), '1.00');
-  await page.locator('#causal').check();
+  await inHead(page, '#causal').check();
   assert.deepEqual(pick(await texts(page, 'weights')), ['0.00', '0.00', '0.00']);
 }));
 
 test('the scale toggle divides scores by √d_k', () => withPage(async (page) => {
-  await page.locator('#scaled').check();
+  await inHead(page, '#scaled').check();
   assert.equal(await text(page, 'scores', 2, 0), '2.83');
-  assert.match(await page.locator('attn-head .scale-readout').textContent(), /0\.71/);
-  await page.locator('#scaled').uncheck();
+  assert.match(await inHead(page, '.scale-readout').textContent(), /0\.71/);
+  await inHead(page, '#scaled').uncheck();
   assert.equal(await text(page, 'scores', 2, 0), '4.00');
 }));
 
 test('keyboard: Tab into a grid, arrows move, Enter commits and moves down', () => withPage(async (page) => {
   let where = null;
-  await page.locator('attn-head #reset').focus();
+  await inHead(page, '#reset').focus();
   for (let i = 0; i < 20; i++) {
     await page.keyboard.press('Tab');
     where = await focusInfo(page);
@@ -211,7 +259,7 @@ test('keyboard: Tab into a grid, arrows move, Enter commits and moves down', () 
   assert.deepEqual(await focusInfo(page), { id: 'x', row: '2', col: '1' });
   assert.equal(await input(page, 'x', 1, 1).inputValue(), '7');
   assert.equal(await text(page, 'q', 1, 1), '7.00');
-  assert.match(await page.locator('attn-matrix#x .readout').textContent(), /x\[u, c₁\] = 0/);
+  assert.match(await inHead(page, 'attn-matrix#x .readout').textContent(), /x\[u, c₁\] = 0/);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowUp');
   assert.deepEqual(await focusInfo(page), { id: 'x', row: '1', col: '0' });
@@ -219,31 +267,31 @@ test('keyboard: Tab into a grid, arrows move, Enter commits and moves down', () 
   assert.deepEqual(await focusInfo(page), { id: 'x', row: '1', col: '1' });
   // Escape throws away text that is not a number and restores the last valid value.
   await page.keyboard.type('oops');
-  assert.match(await page.locator('attn-matrix#x .error').textContent(), /not a number/);
+  assert.match(await inHead(page, 'attn-matrix#x .error').textContent(), /not a number/);
   await page.keyboard.press('Escape');
   assert.equal(await input(page, 'x', 1, 1).inputValue(), '7');
-  assert.equal(await page.locator('attn-matrix#x .error').textContent(), '');
+  assert.equal(await inHead(page, 'attn-matrix#x .error').textContent(), '');
   assert.equal(await input(page, 'x', 1, 1).getAttribute('aria-invalid'), null);
 }));
 
 test('Reset restores the h/o/u example and clears errors', () => withPage(async (page) => {
   await input(page, 'W_v', 1, 2).fill('-4');
   await input(page, 'W_k', 0, 0).fill('??');
-  await page.locator('#causal').uncheck();
-  await page.locator('#scaled').check();
-  await page.locator('#reset').click();
+  await inHead(page, '#causal').uncheck();
+  await inHead(page, '#scaled').check();
+  await inHead(page, '#reset').click();
   assert.equal(await input(page, 'W_v', 1, 2).inputValue(), '5');
   assert.equal(await input(page, 'W_k', 0, 0).inputValue(), '2');
   assert.equal(await input(page, 'W_k', 0, 0).getAttribute('aria-invalid'), null);
-  assert.equal(await page.locator('#causal').isChecked(), true);
-  assert.equal(await page.locator('#scaled').isChecked(), false);
+  assert.equal(await inHead(page, '#causal').isChecked(), true);
+  assert.equal(await inHead(page, '#scaled').isChecked(), false);
   assert.deepEqual((await texts(page, 'out')).slice(4), ['8.87', '1.13']);
 }));
 
 test('language switch: 中文 is applied and remembered', () => withPage(async (page) => {
   // A cell's error already on screen is said again in the new language.
   await input(page, 'W_v', 0, 0).fill('abc');
-  const cellError = () => page.locator('attn-matrix#W_v').evaluate((el) => el.shadowRoot.querySelector('.error').textContent);
+  const cellError = () => inHead(page, 'attn-matrix#W_v').evaluate((el) => el.shadowRoot.querySelector('.error').textContent);
   assert.match(await cellError(), /^“abc” is not a number/);
   await page.locator('button[data-lang="zh"]').click();
   assert.equal(await page.locator('h1').textContent(), '注意力游乐场');
@@ -282,7 +330,7 @@ test('screenshots: wide and 380px with no horizontal overflow', async () => {
 
 test('edit → redraw timing', () => withPage(async (page) => {
   const result = await page.evaluate(async () => {
-    const host = document.querySelector('attn-head').shadowRoot.querySelector('attn-matrix#W_q');
+    const host = document.querySelector('attn-head#head').shadowRoot.querySelector('attn-matrix#W_q');
     const field = host.shadowRoot.querySelector('input[data-row="0"][data-col="0"]');
     const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const redraw = [];

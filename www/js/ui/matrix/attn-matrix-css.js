@@ -33,9 +33,12 @@ input { all: unset; box-sizing: border-box; width: 100%; height: var(--cell-h); 
    read-out has a fixed height for the same reason. */
 .foot, .error { contain: inline-size; }
 .foot { display: flex; gap: .5rem; align-items: flex-start; justify-content: space-between; }
-.readout { flex: 1; min-width: 0; height: 2.5em; line-height: 1.25; margin-top: .15rem; font-size: .76rem;
+.readout { flex: 1; min-width: 0; display: flex; height: 1.25em; line-height: 1.25; margin-top: .15rem;
+  font-size: .76rem; white-space: nowrap; overflow: hidden;
   color: var(--attn-muted, #5a6072); font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); }
-.readout span { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+/* One line: the grid's name gives way to the cell and its value. */
+.readout span { flex: none; }
+.readout .name { flex: 0 1 auto; min-width: 1ch; overflow: hidden; text-overflow: ellipsis; }
 .error { margin-top: .2rem; font-size: .8rem; color: #9b1c1c; line-height: 1.35; }
 .error:empty { display: none; }
 td.explainable { cursor: pointer; }

@@ -86,19 +86,24 @@ export function dropExactTable(table) {
   return [];
 }
 
-/** The read-out under the grid: `name = ` and the exact value, as two fixed lines so
- *  that showing it never moves the grid's neighbours (a click whose mouseup lands
- *  elsewhere would be lost). */
+/** The read-out's three parts: the grid's name, "[row, col] = ", the value. */
+const READOUT = ['name', 'at', 'exact'];
+
+/** The read-out under the grid: `name = ` and the exact value on one line of fixed
+ *  height, so that showing it never moves the grid's neighbours (a click whose mouseup
+ *  lands elsewhere would be lost). The value is never cut: where the line is too narrow
+ *  the grid's name gives way (an ellipsis), its cell's [row, col] and the value stay. */
 export function drawReadout(box, name, v) {
-  const [a, b] = box.children;
-  if (a?.className === 'name' && b?.className === 'exact' && box.children.length === 2) {
-    // the same two lines, their text updated in place (a redraw while a cell is focused)
-    setText(a, `${name} = `);
-    setText(b, formatExact(v));
+  const at = name.lastIndexOf('[');
+  const texts = at > 0 ? [name.slice(0, at), `${name.slice(at)} = `, formatExact(v)] : [name, ' = ', formatExact(v)];
+  const parts = [...box.children];
+  if (parts.length === 3 && parts.every((p, i) => p.className === READOUT[i])) {
+    // the same line, its text updated in place (a redraw while a cell is focused)
+    parts.forEach((p, i) => setText(p, texts[i]));
     return;
   }
-  const line = (cls, text) => Object.assign(box.ownerDocument.createElement('span'), { className: cls, textContent: text });
-  box.replaceChildren(line('name', `${name} = `), line('exact', formatExact(v)));
+  const span = (cls, text) => Object.assign(box.ownerDocument.createElement('span'), { className: cls, textContent: text });
+  box.replaceChildren(...texts.map((text, i) => span(READOUT[i], text)));
 }
 
 /**
@@ -127,7 +132,13 @@ export function buildHeatmap(table, rows, cols, editable, explainable) {
         if (!editable) td.setAttribute('aria-describedby', 'hint');
       }
       if (editable) {
-        const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false });
+        // A text keyboard, not inputmode="decimal": iOS's decimal pad has no minus sign,
+        // no slash and no "e", and a cell takes −0.5, 1/3 and 1e-3. On a phone the text
+        // keyboard's number row has them all; Enter moves down a row, hence "next".
+        const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false, inputMode: 'text' });
+        input.setAttribute('enterkeyhint', 'next');
+        input.setAttribute('autocapitalize', 'off');
+        input.setAttribute('autocorrect', 'off');
         input.dataset.row = r;
         input.dataset.col = c;
         if (explainable) input.setAttribute('aria-describedby', 'hint');
