@@ -15,7 +15,7 @@ let page;
 
 const site = sharedPage((s) => ({ page } = s));
 
-const head = () => page.locator('attn-head').first();
+const head = () => page.locator('attn-head#head');
 const headPanel = () => head().locator('attn-explain');
 /** Cell (row, col) of the exact-values table of grid `id` in the head widget. */
 const tableCell = (id, row, col) => head().locator(`attn-matrix#${id} table.plain td[data-row="${row}"][data-col="${col}"]`);
@@ -51,7 +51,7 @@ test('head in table view: a clicked weight explains its softmax, sources outline
     'Press Enter or click to see how this number is computed.');
   await cell.scrollIntoViewIfNeeded();
   await cell.click();
-  await page.waitForFunction(() => document.querySelector('attn-head').shadowRoot.querySelector('attn-explain').open);
+  await page.waitForFunction(() => document.querySelector('attn-head#head').shadowRoot.querySelector('attn-explain').open);
   const text = await panelText(headPanel());
   for (const s of ['4.00', '0.50', '2.50', '54.60 / 68.43 = 0.80']) assert.ok(text.includes(s), `${s} in: ${text}`);
   assert.match(text, /weight u→h = 0\.80/);
@@ -76,7 +76,7 @@ test('keyboard: Tab reaches one table cell, arrows move, Enter explains, Escape 
   await page.keyboard.press('ArrowDown'); // stays on the last row
   assert.deepEqual(await focused(), { grid: 'weights', table: true, row: '2', col: '0' });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('attn-head').shadowRoot.querySelector('attn-explain').open);
+  await page.waitForFunction(() => document.querySelector('attn-head#head').shadowRoot.querySelector('attn-explain').open);
   assert.ok((await panelText(headPanel())).includes('54.60 / 68.43 = 0.80'), 'Enter opens the same explanation');
   assert.ok((await marks(head())).includes('weights:table:selected:2,0'));
   await page.keyboard.press('Escape');
@@ -103,7 +103,7 @@ test('a masked cell in the table explains its mask', async () => {
   await weight.click();
   const w = await panelText(headPanel());
   assert.match(w, /weight h→u = 0\.00/, w);
-  assert.match(w, /This score is masked \(−∞\), and e\^−∞ = 0, so the weight is exactly 0\./, w);
+  assert.match(w, /This score is masked \(−∞\), and e to the power −∞ = 0, so the weight is exactly 0\./, w);
   assert.doesNotMatch(w, /NaN|undefined|Infinity/);
   await page.keyboard.press('Escape');
   assert.deepEqual(await focused(), { grid: 'weights', table: true, row: '0', col: '2' });
@@ -139,14 +139,14 @@ test('editable grids in table view: the cells to type in stay, the table under t
   assert.equal(await x.evaluate((el) => el.shadowRoot.querySelector('.exact').hidden), false, 'the exact values show under them');
   const input = x.locator('.heatmap td[data-row="0"][data-col="0"] input');
   const old = await input.inputValue();
-  const first = (id) => page.evaluate((i) => document.querySelector('attn-head').shadowRoot.querySelector(`attn-matrix#${i}`)
+  const first = (id) => page.evaluate((i) => document.querySelector('attn-head#head').shadowRoot.querySelector(`attn-matrix#${i}`)
     .shadowRoot.querySelector('table.plain td').textContent, id);
   await input.fill('0.1');
-  await page.waitForFunction(() => document.querySelector('attn-head').shadowRoot.querySelector('attn-matrix#x')
+  await page.waitForFunction(() => document.querySelector('attn-head#head').shadowRoot.querySelector('attn-matrix#x')
     .shadowRoot.querySelector('table.plain td').textContent === '0.10');
   assert.equal(await first('x'), '0.10');
   await input.fill(old);
-  await page.waitForFunction(() => document.querySelector('attn-head').shadowRoot.querySelector('attn-matrix#weights')
+  await page.waitForFunction(() => document.querySelector('attn-head#head').shadowRoot.querySelector('attn-matrix#weights')
     .shadowRoot.querySelector('table.plain td[data-row="2"][data-col="0"]').textContent === '0.80');
   assert.equal(await first('x'), Number(old).toFixed(2), 'the head is back to its numbers');
 });
@@ -175,7 +175,7 @@ test('Chinese: the table cell\'s explanation and hint are Chinese', async () => 
   await page.locator('button[data-lang="zh"]').click();
   try {
     const weights = head().locator('attn-matrix#weights');
-    await page.waitForFunction(() => document.querySelector('attn-head').shadowRoot.querySelector('attn-matrix#weights')
+    await page.waitForFunction(() => document.querySelector('attn-head#head').shadowRoot.querySelector('attn-matrix#weights')
       .shadowRoot.querySelector('#hint').textContent.startsWith('按 Enter'));
     assert.match(await weights.evaluate((el) => el.shadowRoot.querySelector('table.plain caption').textContent), /weights：3 × 3。/);
     await tableCell('weights', 2, 0).click();

@@ -48,6 +48,10 @@ test('clicking weights[u][h] writes out the softmax with the actual numbers', ()
   }
   assert.match(text, /subtracts the row’s largest score, 4\.00/, 'the max-subtraction is mentioned');
   assert.equal((text.match(/largest score/g) ?? []).length, 1, 'mentioned once');
+  // One notation for powers: raised, in the sentences as in the equations, never e^x.
+  assert.doesNotMatch(text, /\^/);
+  assert.deepEqual(await panel(page).evaluate((el) => [...el.shadowRoot.querySelectorAll('.note sup')].map((s) => s.textContent)),
+    ['x', '−4.00']);
   assert.deepEqual(await sources(page), { masked_scores: ['2,0', '2,1', '2,2'] });
   assert.match(await cell(page, 'weights', 2, 0).getAttribute('class'), /selected/);
   assert.equal(await panel(page).evaluate((el) => el.shadowRoot.querySelector('[role="dialog"]') !== null), true);
@@ -79,6 +83,8 @@ test('scores, out, q and masked cells explain themselves', () => withDemo(async 
   assert.match(text, /masked score h→u = −∞/);
   assert.match(text, /s = 2, after query h at t = 0 \(s > t\)/);
   assert.match(text, /exactly 0/);
+  assert.doesNotMatch(text, /\^/);
+  assert.ok(text.includes('e to the power −∞ = 0'), `e⁻∞, said as words to a screen reader: ${text}`);
   assertClean(text);
 }));
 
@@ -191,6 +197,7 @@ test('中文: the panel and the stepper switch language', () => withDemo(async (
   assert.match(text, /权重 u→h = 0\.80/);
   assert.ok(text.includes('54.60 / 68.43 = 0.80'), text);
   assert.match(text, /最大的分数 4\.00/);
+  assert.doesNotMatch(text, /\^/);
   await cell(page, 'masked_scores', 0, 2).click();
   text = await panelText(page);
   assert.match(text, /掩码后分数 h→u = −∞/);
@@ -228,7 +235,7 @@ test('380px: the panel fits and nothing overflows', () => withDemo(async (page) 
 }, { width: 380, height: 800 }));
 
 test('lesson page: the head widget explains its cells (when it carries the panel)', (t) => withPage(async (page) => {
-  const head = page.locator('attn-head').first();
+  const head = page.locator('attn-head#head');
   const hasPanel = (await head.count()) > 0
     && await head.evaluate((el) => Boolean(el.shadowRoot?.querySelector('attn-explain')));
   if (!hasPanel) {

@@ -32,10 +32,12 @@ export function spokenCell(name, rowLabels, colLabels, cols, i, lang) {
 }
 
 /** The heatmap's words: the hint (empty unless `explainable`; it names Shift+Enter in an
- *  `editable` grid, where Enter commits), the caption (which ends with the hint) and the
- *  toggle's label. */
-export function gridWords(name, rows, cols, { explainable, editable }, lang) {
-  const hint = explainable ? t(editable ? 'c.cellHintEdit' : 'c.cellHint', {}, lang) : '';
+ *  `editable` grid, where Enter commits; on a `touch` screen it says "tap", and nothing in
+ *  an editable grid, which has no key to explain with there), the caption (which ends
+ *  with the hint) and the toggle's label. */
+export function gridWords(name, rows, cols, { explainable, editable, touch = false }, lang) {
+  const key = editable ? (touch ? null : 'c.cellHintEdit') : (touch ? 'c.cellHintTouch' : 'c.cellHint');
+  const hint = explainable && key ? t(key, {}, lang) : '';
   const caption = t('c.caption', { name, rows, cols }, lang);
   return { hint, caption: hint ? `${caption} ${hint}` : caption, toggle: t('c.asTable', {}, lang) };
 }

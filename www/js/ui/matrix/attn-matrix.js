@@ -46,6 +46,7 @@ import { listen } from './attn-matrix-events.js';
 import { buildHeatmap, drawReadout, paintHeatmap, setAttr, setText } from './attn-matrix-table.js';
 import { cellLabel, gridName, gridWords, spokenCell, tableWords } from './attn-matrix-text.js';
 import { MatrixViews } from './attn-matrix-views.js';
+import { onTouchChange, touchScreen } from './touch.js';
 import { langOf, onLangChange } from '../../i18n/i18n.js';
 
 class AttnMatrix extends HTMLElement {
@@ -59,6 +60,7 @@ class AttnMatrix extends HTMLElement {
   #drawn = [];
   #focused = -1;
   #offLang = null;
+  #offTouch = null;
   #views;
   #edits;
   #table;
@@ -130,11 +132,15 @@ class AttnMatrix extends HTMLElement {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang') && this.#value) this.#render(null);
     }, this);
+    // the hint says "tap" on a touch screen
+    this.#offTouch ??= onTouchChange(() => this.#value && this.#renderText());
   }
 
   disconnectedCallback() {
     this.#offLang?.();
     this.#offLang = null;
+    this.#offTouch?.();
+    this.#offTouch = null;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -226,7 +232,8 @@ class AttnMatrix extends HTMLElement {
     const { rows, cols } = this.#value;
     const lang = this.language;
     const name = gridName(this);
-    const words = gridWords(name, rows, cols, { explainable: this.explainable, editable: this.editable }, lang);
+    const words = gridWords(name, rows, cols,
+      { explainable: this.explainable, editable: this.editable, touch: touchScreen() }, lang);
     setText(this.#hint, words.hint);
     setText(this.#table.caption, words.caption);
     this.#toggle.hidden = !this.hasAttribute('table-toggle');

@@ -3,7 +3,8 @@
 // shown is a field of the explanation; nothing here adds, multiplies or divides.
 //
 //   explainLines(ex, ctx) -> { title: Node[], body: Node[] }
-//   ctx = { t(key, vars), label(matrix, 'rows' | 'cols', i), gridTitle?(grid) }
+//   ctx = { t(key, vars), label(matrix, 'rows' | 'cols', i), gridTitle?(grid), touch? }
+//   (touch: a touch screen, where no pointer hovers a cell)
 
 import { formatExact, formatFraction, formatNum, formatOperand } from '../../ui/format.js';
 
@@ -73,10 +74,17 @@ class Writer {
     return sym(matrix);
   }
 
+  /** A sentence of the string tables, its powers (e<sup>x</sup>) drawn raised as in the
+   *  equations, and said "to the power" to a screen reader. */
+  text(sentence) {
+    return sentence.split(/<sup>(.*?)<\/sup>/).map((part, i) => (i % 2
+      ? [sr(this.t('c.pow')), el('sup', '', part), sr(this.t('c.powEnd'))] : part));
+  }
+
   eq(...parts) { this.lines.push(el('p', 'eq', parts)); }
   more(...parts) { this.lines.push(el('p', 'eq cont', '= ', parts)); }
-  say(text) { this.lines.push(el('p', 'say', text)); }
-  note(text) { this.lines.push(el('p', 'note', text)); }
+  say(text) { this.lines.push(el('p', 'say', this.text(text))); }
+  note(text) { this.lines.push(el('p', 'note', this.text(text))); }
 
   /** " = 1/3" after a value that is a small-denominator rational. */
   exact(fraction) { return fraction ? [' = ', el('span', 'frac', formatFraction(fraction))] : null; }
@@ -139,7 +147,7 @@ function softmax(w, ex) {
   if (finite) {
     w.eq(w.cellName(ex.kind, ex.row, ex.col), ' = ', e(target.score), ' / (', list((x) => e(x.score)),
       // A rest that adds nothing is the masked keys (e^−∞ = 0): say so.
-      ex.rest ? [' + ', w.t(ex.rest.exp_sum === 0 ? 'c.maskedKeys' : 'c.moreKeys', { n: ex.rest.count })] : null, ')');
+      ex.rest ? [' + ', w.text(w.t(ex.rest.exp_sum === 0 ? 'c.maskedKeys' : 'c.moreKeys', { n: ex.rest.count }))] : null, ')');
     w.more(num(ex.numerator), ' / (', list((x) => num(x.exp)), w.rest(ex.rest, 'c.more', ex.rest?.exp_sum), ')');
     w.more(num(ex.numerator), ' / ', num(ex.denominator), result());
   }
@@ -251,7 +259,7 @@ export function explainLines(ex, ctx) {
     result.title = formatExact(ex.value);
     result.dataset.value = String(ex.value);
   }
-  if (rounded) w.note(w.t('c.rounded'));
+  if (rounded) w.note(w.t(ctx.touch ? 'c.roundedTouch' : 'c.rounded'));
   elsewhere(w, ex);
   return { title: w.title(), body: w.lines };
 }
