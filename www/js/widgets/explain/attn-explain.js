@@ -30,7 +30,9 @@ import { BASE_CSS, sheet } from '../../ui/widget-css.js';
 import { followScheme, unfollowScheme } from '../../ui/color-scheme.js';
 import { langOf, onLangChange, t } from '../../i18n/i18n.js';
 import { subscript } from '../../ui/format.js';
+import { onTouchChange, touchScreen } from '../../ui/matrix/touch.js';
 import { explainLines } from './explain-lines.js';
+import { revealBeside } from './in-view.js';
 
 const CSS = `
 :host { display: block; max-width: 36rem; }
@@ -48,7 +50,7 @@ button.close { flex: none; padding: 0 8px; font-size: 1.05rem; line-height: 1.6r
   font-variant-numeric: tabular-nums; overflow-wrap: break-word; }
 .eq.cont { padding-left: 1.2em; }
 .nowrap { white-space: nowrap; }
-.eq sup { font-size: .72em; vertical-align: .55em; line-height: 0; }
+sup { font-size: .72em; vertical-align: .55em; line-height: 0; }
 .eq sub, h3 sub { font-size: .72em; vertical-align: -.25em; line-height: 0; }
 .sym i { font-style: italic; }
 .value { color: var(--_accent); }
@@ -95,6 +97,7 @@ class AttnExplain extends HTMLElement {
   // A floating panel also follows its grid when that grid changes size (heatmap ↔ table).
   #resize = typeof ResizeObserver === 'function' ? new ResizeObserver(this.#follow) : null;
   #offLang = null;
+  #offTouch = null;
   #panel;
   #title;
   #body;
@@ -126,12 +129,16 @@ class AttnExplain extends HTMLElement {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
     }, this);
+    this.#offTouch ??= onTouchChange(() => this.#render()); // no "Esc" or "hover" on a touch screen
+    this.#listen(this.#open && this.hasAttribute('floating')); // moved while open: it follows again
   }
 
   disconnectedCallback() {
     unfollowScheme(this);
     this.#offLang?.();
     this.#offLang = null;
+    this.#offTouch?.();
+    this.#offTouch = null;
     this.#listen(false);
   }
 
@@ -167,7 +174,9 @@ class AttnExplain extends HTMLElement {
     this.#show(true);
     this.#place();
     if (!this.hasAttribute('nofocus')) this.#panel.focus({ preventScroll: true });
-    if (!wasOpen || this.hasAttribute('floating')) this.scrollIntoView?.({ block: 'nearest' });
+    // In view (its host may have moved it beside the new cell), with the cell it explains
+    // still on screen: on a phone both may not fit.
+    revealBeside(this, this.#cell());
   }
 
   get open() { return this.#open; }
@@ -279,14 +288,16 @@ class AttnExplain extends HTMLElement {
   #render() {
     const lang = this.language;
     this.#panel.lang = lang === 'zh' ? 'zh-Hans' : 'en';
-    this.#close.setAttribute('aria-label', t('c.close', {}, lang));
-    this.#close.title = t('c.close', {}, lang);
+    const close = t(touchScreen() ? 'c.closeTouch' : 'c.close', {}, lang);
+    this.#close.setAttribute('aria-label', close);
+    this.#close.title = close;
     const ex = this.#explanation;
     if (!ex) return;
     const { title, body } = explainLines(ex, {
       t: (key, vars) => t(key, vars, lang),
       label: (matrix, axis, i) => this.#label(matrix, axis, i),
       gridTitle: (grid) => this.#labels[grid]?.title ?? null,
+      touch: touchScreen(),
     });
     this.#title.replaceChildren(...title.flat(Infinity).filter((n) => n != null));
     this.#body.replaceChildren(...body);

@@ -12,7 +12,12 @@
 //   events:      'step-change' {index, name, produces} (bubbles, composed) when the
 //                learner moves to another step
 //   keyboard:    ← / → (and Home / End) anywhere in the element, or the two buttons.
+//   pinned:      an attribute its host sets while it keeps the stepper stuck on screen
+//                (in-view.js followSteps): drawn raised over the page.
 // The numbers (factor, masked cells, shapes, the output) come from formulaSteps().
+// The buttons stay where they are from step to step: they come first on their line,
+// and the formula, the step's name and its description each take the room of the
+// largest of their kind (every step's, hidden, in the same grid cell): no step moves them.
 
 import '../../ui/matrix/attn-matrix.js';
 import { BASE_CSS, sheet } from '../../ui/widget-css.js';
@@ -22,6 +27,7 @@ import { formatNum, subscript } from '../../ui/format.js';
 import { adoptTex, tex, usePrebuilt } from '../../ui/tex.js';
 import { steps as TYPESET } from '../../ui/formulas.gen.js';
 import { highlighted } from '../../ui/tex-mark.js';
+import { onTouchChange, touchScreen } from '../../ui/matrix/touch.js';
 
 usePrebuilt(TYPESET);
 
@@ -39,11 +45,19 @@ const CSS = `
 .formula:focus-visible { outline-offset: 0; }
 .formula .katex-display { margin: .45em 0; }
 .nav { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; }
-.count { font-weight: 600; font-size: .9rem; min-width: 9em; }
-.count .name { color: var(--_accent); }
+.count-room { font-weight: 600; font-size: .9rem; }
+.count-room .name { color: var(--_accent); }
 button[aria-disabled="true"] { opacity: .45; cursor: default; }
-.desc { margin: 6px 0 0; font-size: .9rem; min-height: 1.5em; }
+.desc-room { margin: 6px 0 0; font-size: .9rem; }
+.desc-room p { margin: 0; min-height: 1.5em; }
+/* Each room is as large as the largest of its texts: all in one grid cell, one shown. */
+.count-room, .desc-room, .formula-room { display: grid; }
+.formula-room { grid-template-columns: minmax(0, 1fr); }
+.count-room > *, .desc-room > *, .formula-room > * { grid-area: 1 / 1; }
+.sizer { visibility: hidden; }
 .keys { margin: 4px 0 0; font-size: .8rem; }
+.keys:empty::before { content: "\\a0"; } /* no keys to name on a touch screen: its line stays */
+:host([pinned]) .frame { box-shadow: 0 8px 24px rgb(20 22 40 / .22); }
 attn-matrix { margin-top: 8px; }
 `;
 
@@ -58,6 +72,8 @@ class AttnFormulaSteps extends HTMLElement {
   #index = 0;
   #tokens = [];
   #offLang = null;
+  #offTouch = null;
+  #sizers = ''; // what the hidden texts that size the rooms say
   #ui = {};
 
   constructor() {
@@ -65,15 +81,18 @@ class AttnFormulaSteps extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = styles();
     root.innerHTML = '<div class="frame" part="frame"><p class="title" id="title"></p>'
-      + '<div class="formula"></div>'
+      + '<div class="formula-room"><div class="formula"></div></div>'
       + '<div class="nav" role="group" aria-labelledby="title">'
-      + '<button type="button" class="prev"></button><span class="count" aria-live="polite"></span>'
-      + '<button type="button" class="next"></button></div>'
-      + '<p class="desc" aria-live="polite"></p><attn-matrix hidden></attn-matrix>'
+      + '<button type="button" class="prev"></button><button type="button" class="next"></button>'
+      + '<span class="count-room"><span class="count" aria-live="polite"></span></span></div>'
+      + '<div class="desc-room"><p class="desc" aria-live="polite"></p></div><attn-matrix hidden></attn-matrix>'
       + '<p class="keys muted"></p></div>';
     for (const name of ['title', 'formula', 'prev', 'next', 'count', 'desc', 'keys']) {
       this.#ui[name] = root.querySelector(name === 'title' ? '#title' : `.${name}`);
     }
+    this.#ui.formulaRoom = root.querySelector('.formula-room');
+    this.#ui.countRoom = root.querySelector('.count-room');
+    this.#ui.descRoom = root.querySelector('.desc-room');
     this.#ui.matrix = root.querySelector('attn-matrix');
     this.#ui.prev.addEventListener('click', () => this.#go(this.#index - 1));
     this.#ui.next.addEventListener('click', () => this.#go(this.#index + 1));
@@ -86,6 +105,7 @@ class AttnFormulaSteps extends HTMLElement {
     this.#offLang ??= onLangChange(() => {
       if (!this.hasAttribute('lang')) this.#render();
     }, this);
+    this.#offTouch ??= onTouchChange(() => this.#render()); // the keys line names no key on a touch screen
     this.#render();
   }
 
@@ -93,6 +113,8 @@ class AttnFormulaSteps extends HTMLElement {
     unfollowScheme(this);
     this.#offLang?.();
     this.#offLang = null;
+    this.#offTouch?.();
+    this.#offTouch = null;
   }
 
   attributeChangedCallback() {
@@ -159,6 +181,40 @@ class AttnFormulaSteps extends HTMLElement {
     return highlighted(this.#latex, step);
   }
 
+  /** "Step 2 of 5: " and the step's name. */
+  #countText(i, lang) {
+    const lead = `${t('c.stepOf', { i: i + 1, n: this.#steps.length }, lang)}${t('c.colon', {}, lang)}`;
+    return [lead, t(`c.stepName.${this.#steps[i].name}`, {}, lang)];
+  }
+
+  /** Every step's formula, count line and description, hidden, each in its room: the
+   *  rooms are as large as the largest, whichever step is shown (the highlight changes
+   *  the formula's height). Made again when they change. */
+  #drawSizers(lang) {
+    const counts = this.#steps.map((_, i) => this.#countText(i, lang).join(''));
+    const descs = this.#steps.map((step) => this.#description(step, lang));
+    const formulas = this.#latex ? [...new Set(this.#steps.map((step) => this.#highlighted(step)))] : [];
+    const key = JSON.stringify([counts, descs, formulas]);
+    if (key === this.#sizers) return;
+    this.#sizers = key;
+    const sizer = (tag, cls, content) => {
+      const node = document.createElement(tag);
+      node.className = `${cls} sizer`.trim();
+      node.setAttribute('aria-hidden', 'true');
+      node.append(content);
+      return node;
+    };
+    const rooms = [
+      [this.#ui.countRoom, counts.map((text) => sizer('span', '', text))],
+      [this.#ui.descRoom, descs.map((text) => sizer('p', '', text))],
+      [this.#ui.formulaRoom, formulas.map((latex) => sizer('div', 'formula', tex(latex, true)))],
+    ];
+    for (const [room, nodes] of rooms) {
+      for (const old of room.querySelectorAll('.sizer')) old.remove();
+      room.append(...nodes);
+    }
+  }
+
   #description(step, lang) {
     const vars = { rows: step.output?.rows, cols: step.output?.cols };
     switch (step.name) {
@@ -179,9 +235,10 @@ class AttnFormulaSteps extends HTMLElement {
     setText(ui.title, t('c.stepsLabel', {}, lang));
     setText(ui.prev, t('c.prev', {}, lang));
     setText(ui.next, t('c.next', {}, lang));
-    setText(ui.keys, t('c.stepKeys', {}, lang));
+    setText(ui.keys, touchScreen() ? '' : t('c.stepKeys', {}, lang));
     setAttr(ui.prev, 'aria-disabled', String(this.#index <= 0));
     setAttr(ui.next, 'aria-disabled', String(this.#index >= steps.length - 1));
+    this.#drawSizers(lang);
     if (!step) {
       setText(ui.count, '');
       setText(ui.desc, '');
@@ -189,8 +246,7 @@ class AttnFormulaSteps extends HTMLElement {
       ui.matrix.hidden = true;
       return;
     }
-    const name = t(`c.stepName.${step.name}`, {}, lang);
-    const lead = `${t('c.stepOf', { i: this.#index + 1, n: steps.length }, lang)}${t('c.colon', {}, lang)}`;
+    const [lead, name] = this.#countText(this.#index, lang);
     const [first, count] = ui.count.childNodes;
     if (ui.count.childNodes.length === 2 && first.nodeType === Node.TEXT_NODE && count.className === 'name') {
       if (first.data !== lead) first.data = lead;

@@ -13,6 +13,8 @@ import { matrixBlock, tableSwitch } from '../base/matrix-block.js';
 import { setText } from '../../ui/matrix/attn-matrix-table.js';
 import '../explain/attn-explain.js'; // the panel and the stepper it draws in its shadow root
 import '../explain/attn-formula-steps.js';
+import { followSteps } from '../explain/in-view.js';
+import { touchScreen } from '../../ui/matrix/touch.js';
 
 export const INPUTS = ['x', 'W_q', 'W_k', 'W_v'];
 export const OUTPUTS = ['q', 'k', 'v', 'scores', 'masked_scores', 'weights', 'out'];
@@ -76,15 +78,26 @@ export class HeadView {
       this.#stage(1, INPUTS, true), ui.message, this.#stage(2, ['q', 'k', 'v']),
       this.#stage(3, ['scores', 'masked_scores', 'weights', 'out']), ui.note);
     // The stepper's room before its steps come is set by its width (attn-head-css.js).
-    root.append(ui.toolbar, h('div', { class: 'steps-room' }, ui.steps), ui.main, ui.explain, ui.keyboard);
+    const stepsRoom = h('div', { class: 'steps-room' }, ui.steps);
+    const pinRoom = h('div', { 'aria-hidden': 'true' }); // room after the cards for a stuck stepper
+    root.append(ui.toolbar, stepsRoom, ui.main, ui.explain, ui.keyboard, pinRoom);
+    // Opened beside a row of cards, the panel spans the grid's row (see #placeExplain).
+    ui.explain.style.gridColumn = '1 / -1';
     ui.causal.input.addEventListener('change', (e) => on.switch('causal', e.target.checked));
     ui.scaled.input.addEventListener('change', (e) => on.switch('scaled', e.target.checked));
     ui.reset.addEventListener('click', () => on.reset());
     this.#onWord = on.word;
+    // A step outlines the card it makes (QKᵀ: the scores, before any scaling) and brings
+    // it into view beside the stepper, whose buttons stay under the pointer.
+    const follow = followSteps(stepsRoom, ui.steps, pinRoom);
     ui.steps.addEventListener('step-change', (e) => {
-      const produces = e.detail?.produces;
+      const produces = e.detail?.produces === 'qk' ? 'scores' : e.detail?.produces;
       for (const [name, card] of Object.entries(this.cards)) card.el.classList.toggle('step-active', name === produces);
+      const card = this.cards[produces];
+      if (card) follow.show(card.el, this.blocks[produces].matrix);
     });
+    // Before <attn-head> opens the panel for a clicked cell (its listener is on the root).
+    ui.main.addEventListener('cell-explain', (e) => this.#placeExplain(e));
     ui.steps.setAttribute('data-pending', '');
   }
 
@@ -124,7 +137,10 @@ export class HeadView {
     ui.reset.textContent = w.t('reset');
     ui.reset.title = w.t('resetTitle');
     ui.tables.label();
-    ui.keyboard.textContent = w.t('keyboard');
+    // A touch screen has no Tab or arrow keys at hand: what a tap does instead (or nothing
+    // where the string table has no such line).
+    const touch = touchScreen() ? w.t('keyboardTouch') : null;
+    ui.keyboard.textContent = touch === 'keyboardTouch' ? '' : touch ?? w.t('keyboard');
     ui.seq.setAttribute('aria-label', w.t('a.head.sequence'));
     ui.legend.setAttribute('aria-label', w.t('legend'));
     const ramp = (p) => h('span', { class: 'ramp', 'aria-hidden': 'true', style: `background:${rampGradient(p)}` });
@@ -282,6 +298,20 @@ export class HeadView {
       onclick: () => this.#onWord(word),
     }, word));
     seq.replaceChildren(h('span', { class: 'toggle-hint' }, w.t('a.head.sequence')), ...buttons);
+  }
+
+  /** The explanation of a clicked cell opens right under the row of cards that holds
+   *  it, not under all three stages (on a phone, a screen or more below). */
+  #placeExplain(e) {
+    const card = e.composedPath().find((node) => node.classList?.contains('card'));
+    if (!card) return;
+    let last = card;
+    for (let next = card.nextElementSibling; next?.classList.contains('card'); next = next.nextElementSibling) {
+      if (!next.getClientRects().length) continue; // a card the layout hides
+      if (next.offsetTop !== card.offsetTop) break;
+      last = next;
+    }
+    if (last.nextElementSibling !== this.ui.explain) last.after(this.ui.explain);
   }
 
   /** Outlines the cells an explanation names (`sources`: { matrix, row, col }). */
