@@ -129,7 +129,17 @@ const readoutBox = (page, id) => inHead(page, `attn-matrix#${id}`).evaluate((el)
   const r = box.getBoundingClientRect();
   const parts = [...box.children].map((span) => span.getBoundingClientRect());
   return {
-    text: box.textContent, height: r.height, lineHeight: parseFloat(getComputedStyle(box).lineHeight),
+    text: box.textContent, height: r.height,
+    // the width of the space after "=" as drawn (0 where a flex item's end trims it)
+    space: (() => {
+      const at = box.querySelector('.at').firstChild;
+      const range = document.createRange();
+      range.setStart(at, 0);
+      range.setEnd(at, at.length);
+      const whole = range.getBoundingClientRect().width;
+      range.setEnd(at, at.length - 1);
+      return whole - range.getBoundingClientRect().width;
+    })(), lineHeight: parseFloat(getComputedStyle(box).lineHeight),
     tops: parts.map((p) => Math.round(p.top)), right: r.right, exactRight: parts.at(-1).right,
   };
 });
@@ -142,6 +152,7 @@ for (const width of [1280, 390]) {
     await target.hover();
     const r = await readoutBox(page, 'masked_scores');
     assert.match(r.text, /^masked_scores\[u, h\] = [−-]0\.6666666666666666$/);
+    assert.ok(r.space > 2, `the space after "=" is drawn: ${r.space}px`);
     assert.ok(Math.abs(r.height - r.lineHeight) < 0.5, `one line high: ${JSON.stringify(r)}`);
     assert.equal(new Set(r.tops).size, 1, `name and value on one line: ${JSON.stringify(r)}`);
     assert.ok(r.exactRight <= r.right + 0.5, `the value is not cut: ${JSON.stringify(r)}`);

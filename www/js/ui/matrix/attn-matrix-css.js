@@ -37,7 +37,7 @@ input { all: unset; box-sizing: border-box; width: 100%; height: var(--cell-h); 
   font-size: .76rem; white-space: nowrap; overflow: hidden;
   color: var(--attn-muted, #5a6072); font-family: var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); }
 /* One line: the grid's name gives way to the cell and its value. */
-.readout span { flex: none; }
+.readout span { flex: none; white-space: pre; } /* pre: the space after "=" stays */
 .readout .name { flex: 0 1 auto; min-width: 1ch; overflow: hidden; text-overflow: ellipsis; }
 .error { margin-top: .2rem; font-size: .8rem; color: #9b1c1c; line-height: 1.35; }
 .error:empty { display: none; }
