@@ -87,11 +87,11 @@ export function watch(page, { aborted = false, aside = () => false } = {}) {
 export async function openPage(browser, url, {
   width = 1280, height = 900, locale = 'en-US', lang, init = [], permissions = [],
   ready = 'html[data-ready="true"]', readyTimeout = 15000, watchPage, colorScheme = 'light',
-  bypassCSP = false, touch = false, ...watching
+  bypassCSP = false, touch = false, reducedMotion = 'no-preference', ...watching
 } = {}) {
   // touch: a phone's context (touch events, no hover: (hover: none) matches)
   const context = await browser.newContext({
-    viewport: { width, height }, locale, colorScheme, bypassCSP, hasTouch: touch, isMobile: touch,
+    viewport: { width, height }, locale, colorScheme, bypassCSP, hasTouch: touch, isMobile: touch, reducedMotion,
   });
   if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(url).origin });
   if (lang) await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);

@@ -15,7 +15,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, inView, pageSuite, settled, watch } from './browser.mjs';
+import { SHOTS, inView, pageSuite, settled } from './browser.mjs';
 
 const site = pageSuite();
 
@@ -26,7 +26,6 @@ const WIDGETS = ['attn-bigram', 'attn-examples', 'attn-bigram-split', 'attn-sche
 /** What shows a widget has its final numbers, beyond its first render (the bigram's
  *  counts arrive in a fetch of their own). */
 const DRAWN = { 'attn-bigram': '.msg.ok' };
-const CLEAN = 'console errors/warnings, page errors, dialogs or failed requests';
 
 /** Remembers every widget that has rendered (attn-rendered, widget-base.js). */
 function recordRenders() {
@@ -36,21 +35,8 @@ function recordRenders() {
 
 /** Opens index.html in a fresh context of `width`×`height` in `lang` (with a touch screen
  *  when `touch`), runs fn(page) and asserts the page stayed clean. */
-async function withLesson(fn, { width, height, lang = 'en', touch = false }) {
-  const context = await site.browser.newContext({ viewport: { width, height }, hasTouch: touch,
-    isMobile: touch, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-  await context.addInitScript((l) => localStorage.setItem('attention-playground.lang', l), lang);
-  await context.addInitScript(recordRenders);
-  const page = await context.newPage();
-  const { problems } = watch(page);
-  try {
-    await page.goto(site.base);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], CLEAN);
+function withLesson(fn, { width, height, lang = 'en', touch = false }) {
+  return site.withPage(fn, { width, height, lang, touch, init: recordRenders });
 }
 
 /** The first `tag` on the page, its <details> (if any) open, in view and drawn. */

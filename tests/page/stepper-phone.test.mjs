@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, nearby, pageSuite, settled, watch } from './browser.mjs';
+import { SHOTS, nearby, pageSuite, settled } from './browser.mjs';
 
 const site = pageSuite();
 const HEAD = 'attn-head#head';
@@ -16,21 +16,11 @@ const PHONE = { width: 390, height: 844, touch: true };
 
 /** Opens index.html at section 4 in a fresh context (`touch`: a phone's touch screen,
  *  hover: none), runs fn(page), closes it and asserts the page logged no problem. */
-async function withHead(fn, { width = 1280, height = 800, touch = false, reducedMotion = 'no-preference', locale = 'en-US' } = {}) {
-  const context = await site.browser.newContext({
-    viewport: { width, height }, hasTouch: touch, isMobile: touch, reducedMotion, locale, colorScheme: 'light',
-  });
-  const page = await context.newPage();
-  const { problems } = watch(page);
-  try {
-    await page.goto(`${site.base}#s4`);
-    await page.waitForSelector('html[data-ready="true"]');
+function withHead(fn, { width = 1280, height = 800, touch = false, reducedMotion = 'no-preference', locale = 'en-US' } = {}) {
+  return site.withPage(async (page) => {
     await nearby(page, 4);
     await fn(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, [], 'no console errors, page errors or failed requests');
+  }, { hash: '#s4', width, height, touch, reducedMotion, locale });
 }
 
 /** Resolves once the page has stopped scrolling (a smooth scroll has ended): scrollY

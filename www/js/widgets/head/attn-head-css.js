@@ -54,16 +54,18 @@ attn-formula-steps:not(:defined), attn-explain:not(:defined) { display: none; }
 .steps-room { container-type: inline-size; }
 attn-formula-steps[data-pending] { border-radius: 12px; background: var(--_bg); box-shadow: inset 0 0 0 1px var(--_line); }
 attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility: hidden; }
-@container (width < 497px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 233.95px; } }
-@container (width < 371px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 273.56px; } }
-@container (width < 273px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 295.17px; } }
-@container (width < 249px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 324.78px; } }
-@container (width < 242px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 346.86px; } }
-@container (width < 226px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 366.05px; } }
-@container (width < 196px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 387.66px; } }
-@container (width < 314px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 251.95px; } }
-@container (width < 269px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 273.56px; } }
-@container (width < 237px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 303.17px; } }
+@container (width < 614px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 233.95px; } }
+@container (width < 406px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 263.56px; } }
+@container (width < 331px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 285.17px; } }
+@container (width < 243px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 306.78px; } }
+@container (width < 242px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 328.86px; } }
+@container (width < 229px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 368.47px; } }
+@container (width < 226px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 387.66px; } }
+@container (width < 195px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 409.27px; } }
+@container (width < 183px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 430.88px; } }
+@container (width < 342px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 241.95px; } }
+@container (width < 322px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 263.56px; } }
+@container (width < 188px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 285.17px; } }
 @media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
 /* <attn-play>: the head of the page's first screen. Inputs, weights and out, nothing else to
    read: no stepper, legend, notes, q/k/v or scores (the lesson's head shows them). On a
