@@ -72,7 +72,13 @@ for (const path of ['index.html', 'embed.html', 'notes-example.html']) {
         assert.deepEqual(await violations(page), [], 'as drawn');
         // The side roads (folded <details>) open, so that axe sees what they hold too.
         if (await page.locator('details.side-road').count()) {
-          await page.evaluate(() => document.querySelectorAll('details.side-road').forEach((d) => { d.open = true; }));
+          await page.evaluate(() => {
+            const open = (root) => root.querySelectorAll('*').forEach((el) => {
+              if (el.matches('details.side-road')) el.open = true;
+              if (el.shadowRoot) open(el.shadowRoot);
+            });
+            open(document);
+          });
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
           assert.deepEqual(await violations(page), [], 'with every side road open');
         }

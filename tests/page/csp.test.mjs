@@ -89,6 +89,7 @@ const katexCount = (page) => page.evaluate(() => {
   const walk = (root) => {
     errors += root.querySelectorAll('.tex-error, .katex-error').length;
     for (const el of root.querySelectorAll('.katex')) {
+      if (!el.checkVisibility()) continue; // in a folded side road, or the first screen's compact head
       all += 1;
       const box = el.getBoundingClientRect();
       // KaTeX's CSS must have applied: its hidden MathML twin stays invisible.
@@ -128,6 +129,8 @@ test('index.html under the CSP: the lesson draws its numbers and formulas', asyn
     // An edit still computes (wasm under 'wasm-unsafe-eval').
     await page.locator('attn-head attn-matrix#W_v td[data-row="0"][data-col="0"] input').fill('20');
     assert.equal(await cell('out', 0, 0), '20.00');
+    // The side roads unfolded (in the page and in widgets), so that their formulas count too.
+    await page.locator('details.side-road').evaluateAll((roads) => roads.forEach((d) => { d.open = true; }));
     const { all, drawn, errors } = await katexCount(page);
     assert.ok(all >= 20, `KaTeX formulas rendered: ${all}`);
     assert.equal(drawn, all, 'every formula has a size and KaTeX\'s CSS applied');

@@ -56,9 +56,9 @@ test('every number error has a code whose English text is the core\'s message an
 }));
 
 test('on the Chinese page a bad cell says why in Chinese, in the head and in note 5', () => withPage(async (page) => {
-  const input = page.locator('attn-matrix#W_v td[data-row="0"][data-col="0"] input');
+  const input = page.locator('attn-head attn-matrix#W_v td[data-row="0"][data-col="0"] input');
   await input.fill('abc');
-  const head = await errorOf(page.locator('attn-matrix#W_v'));
+  const head = await errorOf(page.locator('attn-head attn-matrix#W_v'));
   assert.match(head, /“abc”不是数字/, head);
   assert.doesNotMatch(head, /is not a number/, 'no English left');
   await input.fill('10');

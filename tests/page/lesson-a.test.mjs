@@ -79,6 +79,9 @@ test('§2: the four schemes agree; all-ones and tril variants; the second data s
   assert.deepEqual(ones, ['14.00', '16.00', '14.00', '16.00', '14.00', '16.00']);
   const tril = await cells(page, 'attn-schemes .panel:has(> h3:text("Lower-triangular")) attn-matrix[label="out"]');
   assert.deepEqual(tril, ['2.00', '7.00', '8.00', '11.00', '14.00', '16.00']);
+  // Scheme 2's side road (its wrong turns and the loop's cost) is folded until opened.
+  assert.doesNotMatch(await textOf(page, 'attn-schemes'), /16384/);
+  await page.locator('attn-schemes details#side-scheme2 > summary').click();
   assert.match(await textOf(page, 'attn-schemes'), /16384/);
   // Every number explains itself: a clicked output cell is explained by Rust (explainScheme).
   await page.locator('attn-schemes .rung-2 attn-matrix[label="out"] td[data-row="2"][data-col="0"]').click();

@@ -193,13 +193,22 @@ for (const vp of VIEWPORTS) {
   });
 }
 
+test('a widget\'s own side road opens by its link too (#side-scheme2, in <attn-schemes>)', () => open(VIEWPORTS[0], 'en', async (page) => {
+  await page.waitForFunction(() => document.querySelector('attn-schemes')?.shadowRoot?.getElementById('side-scheme2')?.open === true);
+  const road = page.locator('attn-schemes details#side-scheme2');
+  await settled(page);
+  const b = await box(road);
+  assert.ok(b.y >= -2 && b.y < VIEWPORTS[0].height / 2, `in view (y ${b.y})`);
+  assert.match(await road.innerText(), /16384/);
+}, '#side-scheme2'));
+
 for (const lang of LANGS) {
   test(`the lesson's text has no implementation word, and names no course unexplained: ${lang}`, () =>
     open(VIEWPORTS[0], lang, async (page) => {
       // The GPT's code loads as it comes near: bring it in, then read every section.
       await inView(page.locator('#s9'));
       await page.waitForFunction(() => customElements.get('attn-gpt-train') && document.querySelector('attn-gpt-train').shadowRoot?.textContent.length > 200);
-      for (const road of await page.locator('details.side-road').all()) await road.evaluate((d) => { d.open = true; });
+      for (const road of await page.locator('details.side-road').all()) await road.evaluate((d) => { d.open = true; }); // also a widget's (pierces shadow roots)
       await layOutAll(page);
       const texts = (await visibleTexts(page, { skip: ['#about'] })).map(([t]) => t);
       const all = texts.join('\n');

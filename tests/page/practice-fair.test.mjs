@@ -20,7 +20,7 @@ const withPage = (fn, options) => site.withPage(fn, {
 /** What each language's texts say; the test below does the same in both. */
 const SAYS = {
   en: {
-    hint1: 'Not yet. The number at position 1 is off (positions count from 0, like the tokens). Hint: softmax takes e to the power of each score, then divides each result by their sum. What is e^(ln 2)? Try again, or show the answer.',
+    hint1: 'Not yet. The number at position 1 is off (positions count from 0, like the tokens). Hint: softmax takes e to the power of each score, then divides each result by their sum. What is e to the power ln 2? Try again, or show the answer.',
     reveal: 'Not quite. The answer is [1/4, 1/2, 1/4]. Run: weights [0.25, 0.50, 0.25] times values [2, 4, 10] gives 5.',
     right: 'Right. Exact answer: [1/4, 1/2, 1/4]. Run: weights [0.25, 0.50, 0.25] times values [2, 4, 10] gives 5.',
     positions02: 'The numbers at positions 0, 2 are off',
@@ -34,7 +34,7 @@ const SAYS = {
     comeBack: /^Come back on 5 Jan 2026 or later/,
   },
   zh: {
-    hint1: '还不对。位置 1 上的数不对（位置和词元一样从 0 数起）。提示：softmax 先对每个分数取 e 的幂，再把每个结果除以它们的和。e^(ln 2) 等于多少？再试一次，或者显示答案。',
+    hint1: '还不对。位置 1 上的数不对（位置和词元一样从 0 数起）。提示：softmax 先对每个分数取 e 的幂，再把每个结果除以它们的和。e 的 ln 2 次幂等于多少？再试一次，或者显示答案。',
     reveal: '不太对。答案是 [1/4, 1/2, 1/4]。运行：权重 [0.25, 0.50, 0.25] 乘以值 [2, 4, 10]，得到 5。',
     right: '正确。精确答案：[1/4, 1/2, 1/4]。运行：权重 [0.25, 0.50, 0.25] 乘以值 [2, 4, 10]，得到 5。',
     positions02: '位置 0、2 上的数不对',

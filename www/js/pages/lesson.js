@@ -70,19 +70,25 @@ function skipFarSections() {
  * and brings it into view: on load and whenever the hash names an element.
  */
 function openLinkedSideRoad() {
-  let target = null;
+  let id;
   try {
-    target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    id = decodeURIComponent(location.hash.slice(1));
   } catch {
-    return; // a malformed %-escape names no element
+    return false; // a malformed %-escape names no element
   }
+  if (!id) return false;
+  // on the page, or a widget's own side road (<attn-schemes>'s #side-scheme2)
+  const target = document.getElementById(id) ?? [...document.querySelectorAll('.lesson *')]
+    .map((el) => el.shadowRoot?.getElementById(id)).find((el) => el?.localName === 'details');
   const road = target?.closest('details');
-  if (!road) return;
+  if (!road) return false;
   road.open = true;
   requestAnimationFrame(() => target.scrollIntoView({ block: 'start' }));
+  return true;
 }
 addEventListener('hashchange', openLinkedSideRoad);
-openLinkedSideRoad();
+// A widget's own side road is there once the widget has built: tried again when all have.
+const linkedRoadOpen = openLinkedSideRoad();
 
 async function main() {
   // every widget of the lesson, and the first screen's head
@@ -100,6 +106,7 @@ async function main() {
   }));
   await Promise.all(rendered);
   skipFarSections(); // once every widget has drawn at its full size
+  if (!linkedRoadOpen) openLinkedSideRoad();
   document.documentElement.dataset.ready = 'true';
 }
 

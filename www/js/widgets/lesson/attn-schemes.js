@@ -94,11 +94,15 @@ class AttnSchemes extends LessonWidget {
     // The two variants share a row (wide enough for wei and xbow side by side); the short
     // cost card goes under them, as wide as its text, instead of stretched beside them.
     ui.side = h('div', { class: 'grid' }, this.#variants.all_ones.el, this.#variants.tril_sums.el);
-    ui.sideTitle = h('h3', { class: 'side-title' });
+    // A side road of the path: folded, one click (its summary) or one link (the page's
+    // #side-scheme2, pages/lesson.js) away.
+    ui.sideTitle = h('span');
+    ui.sideRoad = h('details', { class: 'side-road', id: 'side-scheme2' },
+      h('summary', {}, ui.sideTitle), ui.side, ui.cost);
     ui.explain = h('attn-explain');
     root.addEventListener('cell-explain', (e) => this.#onExplain(e));
     root.append(h('div', { class: 'controls' }, ...ui.sets, ui.tables.el),
-      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideTitle, ui.side, ui.cost);
+      h('div', { class: 'row' }, ui.x.el, ui.xNote), ui.ladder, ui.explain, ui.sideRoad);
     this.#drawAll(null); // the final layout before the core arrives: placeholder numbers
   }
 
@@ -214,7 +218,11 @@ AttnSchemes.css = `${LessonWidget.css}
 .rung pre.code { min-height: 7.6em; }
 .rung .mats { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .diff { margin-top: auto; }
-.side-title { margin: 16px 0 8px; }
+.side-road { margin-top: 16px; border: 1px solid var(--_line); border-radius: 10px; }
+.side-road > summary { cursor: pointer; padding: 10px 14px; font-weight: 600; border-radius: 10px; }
+.side-road > summary:focus-visible { outline: 2.5px solid var(--attn-focus, #1d4ed8); outline-offset: 2px; }
+.side-road[open] > summary { border-bottom: 1px solid var(--_line); border-radius: 10px 10px 0 0; }
+.side-road > :not(summary) { margin: 12px 14px; }
 attn-explain { display: block; margin-top: 10px; }
 attn-explain:not(:defined) { display: none; }
 input.n { width: 6em; }
