@@ -75,6 +75,7 @@ attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility
 :host(attn-play) .card:is([data-matrix="scores"], [data-matrix="masked_scores"]),
 :host(attn-play) .toggle-hint:not(.scale-readout) { display: none; }
 :host(attn-play) .stage { margin: 8px 0 0; }
+:host(attn-play) .cards { align-items: start; } /* a 2-row W card is not stretched to x's 3 rows */
 :host(attn-play) .stage h3 { font-size: .95rem; }
 :host(attn-play) .stage h3 .step { display: none; }
 :host(attn-play) .toolbar { gap: 8px 18px; }
