@@ -286,10 +286,12 @@ async function editLatency(browser, base) {
       }
       return null;
     };
-    const wv = deep(document, 'attn-matrix#W_v');
+    // the head: the page's <attn-head> (on the lesson page, section 3's: the first screen's
+    // <attn-play> is another), else the element or section around the first W_v
+    const lessonHead = document.querySelector('attn-head');
+    const wv = deep(lessonHead?.shadowRoot ?? document, 'attn-matrix#W_v');
     const input = deep(wv.shadowRoot ?? wv, 'td[data-row="0"][data-col="0"] input');
-    // the head: its <attn-head> on a course page; on the lesson page, the section around W_v
-    const head = document.querySelector('attn-head') ?? wv.getRootNode().host ?? wv.closest('section');
+    const head = lessonHead ?? wv.getRootNode().host ?? wv.closest('section');
     const text = (el) => {
       const parts = [];
       const walk = (r) => {
