@@ -1,5 +1,14 @@
 // Shadow-DOM styles of <attn-head> (kept apart so the element's logic stays short).
 
+// The stepper's measured height while it waits for its steps, by the width of its room
+// (.steps-room) it is narrower than: [width px, min-height px], per language.
+const PENDING_ROOM = {
+  en: [[614, 233.95], [406, 263.56], [331, 285.17], [243, 306.78], [242, 328.86], [229, 368.47], [226, 387.66], [195, 409.27], [183, 430.88]],
+  zh: [[342, 241.95], [322, 263.56], [188, 285.17]],
+};
+const pendingRoom = () => Object.entries(PENDING_ROOM).flatMap(([lang, rows]) => rows.map(([w, px]) =>
+  `@container (width < ${w}px) { attn-formula-steps[data-pending="${lang}"]::part(frame) { min-height: ${px}px; } }`)).join('\n');
+
 export const HEAD_CSS = `
 .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 24px; margin: 0 0 4px; }
 .toggle { display: inline-flex; align-items: center; gap: 10px; cursor: pointer; }
@@ -54,18 +63,7 @@ attn-formula-steps:not(:defined), attn-explain:not(:defined) { display: none; }
 .steps-room { container-type: inline-size; }
 attn-formula-steps[data-pending] { border-radius: 12px; background: var(--_bg); box-shadow: inset 0 0 0 1px var(--_line); }
 attn-formula-steps[data-pending]::part(frame) { min-height: 212.34px; visibility: hidden; }
-@container (width < 614px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 233.95px; } }
-@container (width < 406px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 263.56px; } }
-@container (width < 331px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 285.17px; } }
-@container (width < 243px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 306.78px; } }
-@container (width < 242px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 328.86px; } }
-@container (width < 229px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 368.47px; } }
-@container (width < 226px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 387.66px; } }
-@container (width < 195px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 409.27px; } }
-@container (width < 183px) { attn-formula-steps[data-pending="en"]::part(frame) { min-height: 430.88px; } }
-@container (width < 342px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 241.95px; } }
-@container (width < 322px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 263.56px; } }
-@container (width < 188px) { attn-formula-steps[data-pending="zh"]::part(frame) { min-height: 285.17px; } }
+${pendingRoom()}
 @media (max-width: 640px) { .legend { margin-left: 0; } .stage-note { margin-left: 0; } }
 /* <attn-play>: the head of the page's first screen. Inputs, weights and out, nothing else to
    read: no stepper, legend, notes, q/k/v or scores (the lesson's head shows them). On a
