@@ -159,7 +159,7 @@ for (const width of [1280, 390]) {
   }, { width, height: 844 }));
 }
 
-test('every editable number cell asks for a keyboard that types a minus, a slash and "e", Enter to go on', () => withPage(async (page) => {
+test('every editable number cell asks for the decimal keypad, Enter to go on; typed, it still takes a minus and a slash', () => withPage(async (page) => {
   const inputs = await page.evaluate(() => {
     const found = [];
     const walk = (root) => {
@@ -174,10 +174,34 @@ test('every editable number cell asks for a keyboard that types a minus, a slash
     return found;
   });
   assert.ok(inputs.length >= 36, `the page's editable cells: ${inputs.length}`);
-  assert.deepEqual([...new Set(inputs.map((i) => i.join(' ')))], ['text next']);
+  assert.deepEqual([...new Set(inputs.map((i) => i.join(' ')))], ['decimal next']);
   await input(page, 'W_v', 0, 0).fill('-1/2');
   assert.equal(await text(page, 'v', 0, 0), '−0.50');
+  // With a mouse and keys there is no ± key: the keyboard has a minus.
+  await input(page, 'W_v', 0, 0).focus();
+  assert.equal(await page.locator('#head attn-matrix#W_v button.sign').isVisible(), false);
 }));
+
+test('touch: the decimal keypad has no minus, so a ± key under the grid flips the edited cell, keeping the keypad up', () => withPage(async (page) => {
+  const cell = input(page, 'W_v', 0, 0);
+  const sign = page.locator('#head attn-matrix#W_v button.sign');
+  assert.equal(await sign.isVisible(), false, 'no key before a cell is edited');
+  await cell.tap();
+  await sign.waitFor({ state: 'visible' });
+  assert.equal(await sign.getAttribute('aria-label'), 'Change the sign of this number');
+  // v = x W_vᵀ: with x one-hot, v[h, d0] is W_v[d0, h] = 10; flipped, −10.
+  await sign.tap();
+  await page.waitForFunction(() => document.querySelector('#head').shadowRoot.querySelector('attn-matrix#v')
+    ?.shadowRoot?.querySelector('.heatmap td[data-row="0"][data-col="0"]')?.textContent.trim() === '−10.00');
+  assert.equal(await cell.inputValue(), '-10');
+  assert.equal(await cell.evaluate((el) => el === el.getRootNode().activeElement), true, 'the cell keeps the focus');
+  await sign.tap();
+  await page.waitForFunction(() => document.querySelector('#head').shadowRoot.querySelector('attn-matrix#v')
+    ?.shadowRoot?.querySelector('.heatmap td[data-row="0"][data-col="0"]')?.textContent.trim() === '10.00');
+  // Focus elsewhere: the key goes.
+  await page.locator('#head attn-matrix#weights .heatmap td[data-row="2"][data-col="0"]').tap();
+  await sign.waitFor({ state: 'hidden' });
+}, { width: 390, height: 844, touch: true, hash: '#s4' }));
 
 test('editing W_v changes out but not the weights', () => withPage(async (page) => {
   const weights = await texts(page, 'weights');

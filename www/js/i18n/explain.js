@@ -12,6 +12,8 @@ export default {
     'c.cellHintEdit': 'Shift+Enter explains this number.',
     'c.cellHintTouch': 'Tap it to see how this number is computed.',
     'c.asTable': 'exact values',
+    // the ± key a touch screen shows under a grid while one of its cells is being edited
+    'c.sign': 'Change the sign of this number',
     'c.exactCaption': '{name} ({rows} × {cols}), exact values',
     'c.masked': 'masked',
 
@@ -95,6 +97,7 @@ export default {
     'c.cellHintEdit': '按 Shift+Enter 解释这个数。',
     'c.cellHintTouch': '点一下，查看这个数是怎么算出来的。',
     'c.asTable': '精确值',
+    'c.sign': '改变这个数的正负号',
     'c.exactCaption': '{name}（{rows} × {cols}）的精确值',
     'c.masked': '已掩码',
 

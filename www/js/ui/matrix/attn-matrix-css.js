@@ -50,6 +50,11 @@ td.source { outline: 3px dashed var(--attn-source, #0f766e); outline-offset: 1px
 td.selected { outline: 3px solid var(--attn-selected, #14161c); outline-offset: 1px;
   box-shadow: inset 0 0 0 2px #fff; }
 td.selected:focus-visible { outline-color: var(--attn-focus, #1d4ed8); }
+/* the ± key (touch screens, while a cell is edited): a finger's size */
+button.sign { all: unset; flex: none; box-sizing: border-box; min-width: 2.75rem; height: 2.25rem; margin-top: .2rem;
+  border: 1px solid #c9cdd8; border-radius: 8px; background: #fff; color: #1b1e27; text-align: center;
+  font: 600 1.15rem/2.1rem var(--attn-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace); cursor: pointer; }
+button.sign[hidden] { display: none; }
 button.as-table { all: unset; flex: none; margin-top: .1rem; padding: 0 .4rem; border-radius: 5px;
   font-size: .72rem; line-height: 1.3rem; color: var(--attn-muted, #5a6072); cursor: pointer;
   border: 1px solid rgb(0 0 0 / .18); }

@@ -132,10 +132,10 @@ export function buildHeatmap(table, rows, cols, editable, explainable) {
         if (!editable) td.setAttribute('aria-describedby', 'hint');
       }
       if (editable) {
-        // A text keyboard, not inputmode="decimal": iOS's decimal pad has no minus sign,
-        // no slash and no "e", and a cell takes −0.5, 1/3 and 1e-3. On a phone the text
-        // keyboard's number row has them all; Enter moves down a row, hence "next".
-        const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false, inputMode: 'text' });
+        // The decimal keypad: digits and a point, what a cell mostly takes. iOS's has no
+        // minus sign: the grid's ± key gives it (attn-matrix-sign.js). A cell still takes
+        // 1/3 and 1e-3 from a keyboard that has them. Enter moves down a row: "next".
+        const input = make('input', { type: 'text', autocomplete: 'off', spellcheck: false, inputMode: 'decimal' });
         input.setAttribute('enterkeyhint', 'next');
         input.setAttribute('autocapitalize', 'off');
         input.setAttribute('autocorrect', 'off');

@@ -39,7 +39,7 @@ export function gridWords(name, rows, cols, { explainable, editable, touch = fal
   const key = editable ? (touch ? null : 'c.cellHintEdit') : (touch ? 'c.cellHintTouch' : 'c.cellHint');
   const hint = explainable && key ? t(key, {}, lang) : '';
   const caption = t('c.caption', { name, rows, cols }, lang);
-  return { hint, caption: hint ? `${caption} ${hint}` : caption, toggle: t('c.asTable', {}, lang) };
+  return { hint, caption: hint ? `${caption} ${hint}` : caption, toggle: t('c.asTable', {}, lang), sign: t('c.sign', {}, lang) };
 }
 
 /** The table view's words, as drawExactTable takes them (`rounded`: two decimals, so the

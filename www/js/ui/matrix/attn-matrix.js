@@ -46,6 +46,7 @@ import { listen } from './attn-matrix-events.js';
 import { buildHeatmap, drawReadout, paintHeatmap, setAttr, setText } from './attn-matrix-table.js';
 import { cellLabel, gridName, gridWords, spokenCell, tableWords } from './attn-matrix-text.js';
 import { MatrixViews } from './attn-matrix-views.js';
+import { signKey } from './attn-matrix-sign.js';
 import { onTouchChange, touchScreen } from './touch.js';
 import { langOf, onLangChange } from '../../i18n/i18n.js';
 
@@ -67,6 +68,7 @@ class AttnMatrix extends HTMLElement {
   #toggle;
   #hint;
   #readout;
+  #sign;
 
   constructor() {
     super();
@@ -74,7 +76,8 @@ class AttnMatrix extends HTMLElement {
     root.adoptedStyleSheets = [styles()];
     root.innerHTML = '<div class="scroll heatmap"><table></table></div>'
       + '<div class="scroll exact" hidden><table class="plain"></table></div>'
-      + '<div class="foot"><div class="readout" aria-hidden="true"></div>'
+      + '<div class="foot"><button type="button" class="sign" tabindex="-1" hidden>±</button>'
+      + '<div class="readout" aria-hidden="true"></div>'
       + '<button type="button" class="as-table" aria-pressed="false" hidden></button></div>'
       + '<div class="error" role="alert"></div><span class="sr-only" id="hint"></span>';
     this.#table = root.querySelector('.heatmap table');
@@ -86,6 +89,8 @@ class AttnMatrix extends HTMLElement {
     this.#edits = new CellEdits(root.querySelector('.error'), () => this.language,
       (i, text) => this.#cellEvent('cell-edit', i, { text }));
     this.#toggle.addEventListener('click', () => this.toggleAttribute('table'));
+    this.#sign = root.querySelector('button.sign');
+    signKey(this.#sign, this.#table, this.#views);
     listen(this, this.#table, plain, {
       views: this.#views,
       edits: this.#edits,
@@ -238,6 +243,7 @@ class AttnMatrix extends HTMLElement {
     setText(this.#table.caption, words.caption);
     this.#toggle.hidden = !this.hasAttribute('table-toggle');
     setText(this.#toggle, words.toggle);
+    setAttr(this.#sign, 'aria-label', words.sign);
     this.#edits.showError();
     setAttr(this.#toggle, 'aria-pressed', String(this.hasAttribute('table')));
     this.#views.show(this.#value, this.#rowLabels, this.#colLabels,
