@@ -210,6 +210,41 @@ export async function inView(locator) {
   }));
 }
 
+/** Words a learner must never meet outside the page's About section: how the page runs. */
+export const IMPLEMENTATION_WORDS = /\b(rust|webassembly|wasm|simd|fma|workers?)\b|工作线程|线程池/i;
+
+/**
+ * What `target` (a locator: its element, its light and shadow trees) shows a learner now:
+ * { texts: [[text, page y]], titles }. A text counts when it is rendered (checkVisibility:
+ * not display: none, not in a closed <details> but for its summary); a rendered select
+ * counts its options; `titles` are every title (a hint shown on pointing). Texts inside
+ * `skip` (selectors) are left out.
+ */
+export function shownTexts(target, { skip = [] } = {}) {
+  return target.evaluate((host, skipSel) => {
+    const texts = [];
+    const titles = [];
+    const shown = (el) => el.checkVisibility() && !(el.closest('details:not([open])') && !el.closest('summary'));
+    const walk = (root) => {
+      const w = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let n = w.currentNode; n; n = w.nextNode()) {
+        if (n.nodeType === Node.ELEMENT_NODE) {
+          if (n.title) titles.push(n.title);
+          if (n.localName === 'option' && n.parentElement.checkVisibility()) texts.push([n.textContent.trim(), 0]);
+          if (n.shadowRoot) walk(n.shadowRoot);
+          continue;
+        }
+        const p = n.parentElement;
+        if (!p || !n.textContent.trim() || ['STYLE', 'SCRIPT', 'OPTION'].includes(p.tagName)) continue;
+        if (!shown(p) || skipSel.some((sel) => p.closest(sel))) continue;
+        texts.push([n.textContent.trim(), Math.round(p.getBoundingClientRect().top + scrollY)]);
+      }
+    };
+    walk(host);
+    return { texts, titles };
+  }, skip);
+}
+
 /** Resolves once the page has run what an action queued: a widget re-renders in a task
  *  of its own after an input (widget-base.js's refresh, a setTimeout), and some draw in the
  *  next frame. A task queued now runs after those, a frame later and a task after that

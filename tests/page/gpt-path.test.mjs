@@ -10,8 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { SHOTS, pageSuite, settled, watch } from './browser.mjs';
-import { assertClean, button, freshGpt, gptOn, openPretrained, state, waitStatus } from './gpt-harness.mjs';
+import { IMPLEMENTATION_WORDS, SHOTS, pageSuite, settled, shownTexts } from './browser.mjs';
+import { assertClean, button, gptOn, openPretrained, state, waitStatus } from './gpt-harness.mjs';
 
 const site = pageSuite();
 const withGpt = gptOn(site);
@@ -149,28 +149,10 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
 
 /** The text the trainer shows (rendered, not in a closed <details> but its summary), and
  *  every title (a hint shown on pointing), through its shadow roots. */
-const shownText = (page) => page.locator('attn-gpt-train').evaluate((host) => {
-  const texts = [];
-  const titles = [];
-  const walk = (root) => {
-    const nodes = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = nodes.nextNode(); n; n = nodes.nextNode()) {
-      const el = n.parentElement;
-      if (!el || !n.textContent.trim() || el.closest('style') || !el.checkVisibility()) continue;
-      if (el.closest('details:not([open])') && !el.closest('summary')) continue;
-      texts.push(n.textContent.trim());
-    }
-    for (const el of root.querySelectorAll('*')) {
-      if (el.title) titles.push(el.title);
-      if (el.localName === 'option' && el.parentElement.checkVisibility()) texts.push(el.textContent);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(host.shadowRoot);
-  return { text: texts.join('\n'), titles };
-});
-
-const IMPLEMENTATION = /rust|webassembly|wasm|simd|\bfma\b|worker|工作线程/i;
+const shownText = async (page) => {
+  const { texts, titles } = await shownTexts(page.locator('attn-gpt-train'));
+  return { text: texts.map(([t]) => t).join('\n'), titles };
+};
 
 /** The six config names and the plain words beside each, as shown. */
 const fieldHints = (gpt) => gpt.locator('attn-gpt-settings .fields label').evaluateAll((labels) => labels
@@ -186,12 +168,12 @@ test('plain words: no implementation word shows (en); each config name is explai
   await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.step >= 5, null, { timeout: 60000 });
   assert.equal(await gpt.locator('p.status').innerText(), 'Training…');
   const running = await shownText(page);
-  assert.doesNotMatch(running.text, IMPLEMENTATION, 'while training');
+  assert.doesNotMatch(running.text, IMPLEMENTATION_WORDS, 'while training');
   await button(gpt, 'Pause').click();
   await waitStatus(page, 'paused');
   await settled(page);
   const paused = await shownText(page);
-  assert.doesNotMatch(paused.text, IMPLEMENTATION, 'paused');
+  assert.doesNotMatch(paused.text, IMPLEMENTATION_WORDS, 'paused');
   for (const title of paused.titles) assert.doesNotMatch(title, /hover|\bTab\b|wasm|worker|simd/i, `a hint: ${title}`);
   assert.match(paused.text, /CPU cores used/);
   assert.match(paused.text, /How it runs/);
@@ -212,7 +194,7 @@ test('zh: no implementation word shows; the config names, the caption and the cl
   assert.equal(await inspect.locator('.read .muted').innerText(), '模型只读取最后 8 个字符（block_size = 8）：灰色部分没有被读取。');
   assert.equal(await inspect.locator('.click-hint').innerText(), '点击头里的任意数字，看它是怎样算出来的（或聚焦后按 Enter）。');
   const shown = await shownText(page);
-  assert.doesNotMatch(shown.text, IMPLEMENTATION);
+  assert.doesNotMatch(shown.text, IMPLEMENTATION_WORDS);
   assert.match(shown.text, /使用的 CPU 核数/);
   assert.match(shown.text, /运行方式/);
   await explain(page, gpt, 'L1 H3', 7, 1);
@@ -220,33 +202,22 @@ test('zh: no implementation word shows; the config names, the caption and the cl
   await assertClean(page);
 }, { lang: 'zh' }));
 
-test('on a touch screen (hover: none) the hint says Tap, and no hint says hover or Tab', async () => {
-  // A phone: a touch screen, whose media say no hover (openPage makes no touch context).
-  const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
-  const page = await context.newPage();
-  const { problems } = watch(page);
-  try {
-    await page.goto(`${site.base}#s9`);
-    await page.waitForSelector('html[data-ready="true"]');
-    const gpt = await freshGpt(page);
-    assert.equal(await page.evaluate(() => matchMedia('(hover: none)').matches), true);
-    await trainAndPause(page, gpt, 20);
-    const inspect = gpt.locator('attn-gpt-inspect');
-    assert.equal(await inspect.locator('.click-hint').innerText(), 'Tap any number in a head to see how it was computed.');
-    const shown = await shownText(page);
-    assert.doesNotMatch(shown.text, /hover|\bTab\b|Click any/i);
-    for (const title of shown.titles) assert.doesNotMatch(title, /hover|\bTab\b/i, `a hint: ${title}`);
-    // A tap opens the explanation, in the flow as with a click.
-    const cell = inspect.locator('attn-matrix[label="L1 H2"] td[data-row="7"][data-col="2"]');
-    await cell.scrollIntoViewIfNeeded();
-    await cell.tap();
-    await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot.querySelector('attn-gpt-inspect')
-      .shadowRoot.querySelector('attn-explain')?.open === true);
-    await settled(page);
-    await assertInline(page, 'touch, L1 H2', { layer: 0, head: 1, nextHeading: 'Next character: the 10 most likely' });
-    await assertClean(page);
-  } finally {
-    await context.close();
-  }
-  assert.deepEqual(problems, []);
-});
+test('on a touch screen (hover: none) the hint says Tap, and no hint says hover or Tab', () => withGpt(async (page, gpt) => {
+  // A phone: a touch screen, whose media say no hover.
+  assert.equal(await page.evaluate(() => matchMedia('(hover: none)').matches), true);
+  await trainAndPause(page, gpt, 20);
+  const inspect = gpt.locator('attn-gpt-inspect');
+  assert.equal(await inspect.locator('.click-hint').innerText(), 'Tap any number in a head to see how it was computed.');
+  const shown = await shownText(page);
+  assert.doesNotMatch(shown.text, /hover|\bTab\b|Click any/i);
+  for (const title of shown.titles) assert.doesNotMatch(title, /hover|\bTab\b/i, `a hint: ${title}`);
+  // A tap opens the explanation, in the flow as with a click.
+  const cell = inspect.locator('attn-matrix[label="L1 H2"] td[data-row="7"][data-col="2"]');
+  await cell.scrollIntoViewIfNeeded();
+  await cell.tap();
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot.querySelector('attn-gpt-inspect')
+    .shadowRoot.querySelector('attn-explain')?.open === true);
+  await settled(page);
+  await assertInline(page, 'touch, L1 H2', { layer: 0, head: 1, nextHeading: 'Next character: the 10 most likely' });
+  await assertClean(page);
+}, { width: 390, height: 844, touch: true }));
