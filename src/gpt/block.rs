@@ -24,13 +24,26 @@ pub(super) fn grads<'a>(g: &'a mut [f32], w: &Range<usize>, b: &Range<usize>) ->
     WeightGrads { dweight, dbias }
 }
 
-/// a = the block's activations for the input `residual` (BT,C); w = its weights in p.
+/// Zeroes the HS columns of each head flagged in `off` (NH flags or none) in `y` (BT,C):
+/// an ablated head's output, or its gradient.
+fn zero_heads(y: &mut [f32], off: &[bool], s: AttnShape) {
+    let hs = s.c / s.nh;
+    for (h, _) in off.iter().enumerate().filter(|(_, &o)| o) {
+        for row in y[..s.b * s.t * s.c].chunks_exact_mut(s.c) {
+            row[h * hs..(h + 1) * hs].fill(0.0);
+        }
+    }
+}
+
+/// a = the block's activations for the input `residual` (BT,C); w = its weights in p;
+/// `off` = the heads ablated (NH flags, or empty for none).
 pub(super) fn block_forward(
     a: &mut BlockActs,
     residual: &[f32],
     p: &[f32],
     w: &BlockIndex,
     scratch: &mut Scratch,
+    off: &[bool],
     s: AttnShape,
 ) {
     let (c, bt) = (s.c, s.b * s.t);
@@ -52,6 +65,7 @@ pub(super) fn block_forward(
     matmul_forward(&mut a.qkv, &a.ln_1, c_attn, wt, lin(c, 3 * c));
     let (preatt, att) = (&mut a.preatt, &mut a.att);
     attention_forward(&mut a.atty, preatt, att, &a.qkv, &mut scratch.attn, s);
+    zero_heads(&mut a.atty, off, s);
     let attn_proj = weights(p, &w.attn_proj_w, &w.attn_proj_b);
     matmul_forward(&mut a.attproj, &a.atty, attn_proj, wt, lin(c, c));
     residual_forward(&mut a.residual2[..bt * c], residual, &a.attproj);
@@ -89,6 +103,7 @@ pub(super) fn block_backward(
     g: &mut [f32],
     w: &BlockIndex,
     attn_scratch: &mut [f32],
+    off: &[bool],
     s: AttnShape,
 ) {
     let BlockGrad {
@@ -138,6 +153,7 @@ pub(super) fn block_backward(
     );
     let datty = zeroed(&mut da.atty, bt * c);
     matmul_backward(datty, dw, &da.attproj, &a.atty, proj_w, lin(c, c));
+    zero_heads(datty, off, s); // an ablated head's output did not reach the loss
     let dqkv = zeroed(&mut da.qkv, bt * 3 * c);
     attention_backward(dqkv, &da.atty, &a.qkv, &a.att, attn_scratch, s);
     let (dw, c_attn_w) = (grads(g, &w.c_attn_w, &w.c_attn_b), &p[w.c_attn_w.clone()]);

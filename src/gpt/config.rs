@@ -153,7 +153,7 @@ pub struct Hyperparams {
 }
 
 /// Preset names in the reference's order.
-pub const PRESETS: [&str; 3] = ["tiny", "small", "cpu"];
+pub const PRESETS: [&str; 4] = ["tiny", "small", "cpu", "induction"];
 
 impl Hyperparams {
     /// A loaded model's shape (`c`) with these training settings (batch size, lr, weight
@@ -171,11 +171,15 @@ impl Hyperparams {
 
     /// tiny (1, 4, 32, 8, 32), small (2, 4, 64, 32, 16), cpu (4, 4, 128, 64, 12) as
     /// (n_layer, n_head, n_embd, block_size, batch_size); lr 1e-3, wd 0.1, biases on.
+    /// induction (2, 4, 32, 64, 32) with lr 3e-3: for the repeated-strings task
+    /// (`toy::RepeatTask`), where its induction head forms in about 1,500 steps (two
+    /// layers: a head needs one in an earlier layer to compose with).
     pub fn preset(name: &str) -> Result<Hyperparams, GptError> {
         let (n_layer, n_head, n_embd, block_size, batch_size) = match name {
             "tiny" => (1, 4, 32, 8, 32),
             "small" => (2, 4, 64, 32, 16),
             "cpu" => (4, 4, 128, 64, 12),
+            "induction" => (2, 4, 32, 64, 32),
             _ => bail!(
                 "gpt.config.unknown_preset",
                 name = format!("{name:?}"),
@@ -188,7 +192,7 @@ impl Hyperparams {
             n_embd,
             block_size,
             batch_size,
-            lr: 1e-3,
+            lr: if name == "induction" { 3e-3 } else { 1e-3 },
             weight_decay: 0.1,
             bias: true,
             causal: true,

@@ -78,6 +78,11 @@ pub const MESSAGES: Messages = &[
     ("gpt.lab.text_cannot_train", "the current text cannot train this model: {reason}"),
     ("gpt.lab.no_text", "no training text was given with this model"),
     ("gpt.lab.untrainable", "this model cannot be trained here: {reason}"),
+    // toy.rs: the induction task's text; heads.rs: the probe
+    ("gpt.toy.alphabet", "the alphabet must have 2 to {max} characters, got {value}"),
+    ("gpt.toy.lengths", "the repeated string's length must run from at least 1 to at most 1000 characters, got {min} to {max}"),
+    ("gpt.toy.chars", "the task's text must have {need} to {limit} characters, got {value}"),
+    ("gpt.heads.probe", "a probe of {rows} sequences of {len} tokens, each written twice, needs rows ≥ 1, len ≥ 2 and 2 × len ≤ block_size ({block_size})"),
 ];
 
 /// The gpt domain: its codes are those of `MESSAGES`.

@@ -16,6 +16,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod data;
 pub mod error;
+pub mod heads;
 pub mod kernels;
 pub mod model;
 pub mod naive;
@@ -26,6 +27,7 @@ pub mod profile;
 pub mod sample;
 pub mod seeded_draws;
 pub mod state;
+pub mod toy;
 pub mod trainer;
 
 pub use adamw::AdamW;

@@ -20,6 +20,10 @@ pub struct Gpt {
     pub grads: Vec<f32>,
     /// false = attention sees the future too (the lesson's counterexample). Not saved.
     pub causal: bool,
+    /// Heads switched off (ablated), layer-major (n_layer × n_head), empty = none: an
+    /// ablated head's output (its HS columns of `atty`) is zero before c_proj, and so is
+    /// its gradient. Not saved.
+    pub ablated: Vec<bool>,
 }
 
 impl Gpt {
@@ -41,6 +45,7 @@ impl Gpt {
             params: vec![0.0; n],
             grads: vec![0.0; n],
             causal: true,
+            ablated: Vec::new(),
         })
     }
 
@@ -131,6 +136,7 @@ impl Gpt {
                 p,
                 w,
                 &mut acts.scratch,
+                self.ablated_in(l),
                 s,
             );
         }
@@ -226,10 +232,34 @@ impl Gpt {
                 residual: &residual[..bt * c],
                 dresidual,
             };
-            block_backward(blk, p, g, &ix.blocks[l], &mut d.scratch.attn, s);
+            let off = self.ablated_in(l);
+            block_backward(blk, p, g, &ix.blocks[l], &mut d.scratch.attn, off, s);
         }
         let (dwte, dwpe) = view2(g, &ix.wte, &ix.wpe);
         encoder_backward(dwte, dwpe, &d.encoded[..bt * c], idx, t, c);
+    }
+
+    /// Switches head `h` of layer `l` off (`on` = false) or back on; Err if there is no
+    /// such head.
+    pub fn set_ablated(&mut self, l: usize, h: usize, off: bool) -> Result<(), GptError> {
+        let (n_layer, n_head) = (self.config.n_layer, self.config.n_head);
+        if l >= n_layer || h >= n_head {
+            bail!("gpt.explain.no_head", layer = l, head = h, n_layer, n_head);
+        }
+        if self.ablated.len() != n_layer * n_head {
+            self.ablated = vec![false; n_layer * n_head];
+        }
+        self.ablated[l * n_head + h] = off;
+        if !self.ablated.contains(&true) {
+            self.ablated.clear();
+        }
+        Ok(())
+    }
+
+    /// Layer l's ablated heads (n_head flags), or empty when none is.
+    fn ablated_in(&self, l: usize) -> &[bool] {
+        let nh = self.config.n_head;
+        self.ablated.get(l * nh..(l + 1) * nh).unwrap_or(&[])
     }
 
     /// The attention shapes of a (b, t) batch.
