@@ -1,6 +1,7 @@
 //! The command line: `--flag value` pairs and switches, and the model flags turned into
 //! hyperparameters and a trainer (as tools/gpt_torch.py's `hyperparams`).
 
+use attention_playground::gpt::toy::RepeatTask;
 use attention_playground::gpt::{Hyperparams, Trainer};
 use std::collections::HashMap;
 
@@ -90,11 +91,46 @@ pub fn hyperparams(a: &Args) -> Result<(String, Hyperparams), String> {
 
 pub fn trainer(a: &Args) -> Result<(String, Trainer), String> {
     let (preset, hp) = hyperparams(a)?;
-    let path = a
-        .required("data")
-        .map_err(|_| "--data FILE is required (e.g. www/data/corpus.txt)".to_string())?;
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
     let seed = a.or("seed", 1337u64)?;
+    let text = training_text(a, seed)?;
     let t = Trainer::new(&text, hp, seed).map_err(|e| e.to_string())?;
     Ok((preset, t))
+}
+
+/// Flags of the generated task (`--toy repeat`), `RepeatTask`'s fields.
+pub const TOY_FLAGS: [&str; 5] = [
+    "toy",
+    "toy-alphabet",
+    "toy-min-len",
+    "toy-max-len",
+    "toy-chars",
+];
+
+/// `--data FILE`'s text, or with `--toy repeat` the induction task's (`gpt::toy`), made
+/// from `seed`.
+pub fn training_text(a: &Args, seed: u64) -> Result<String, String> {
+    match a.get::<String>("toy")?.as_deref() {
+        None => {
+            let path = a.required("data").map_err(|_| {
+                "--data FILE or --toy repeat is required (e.g. www/data/corpus.txt)".to_string()
+            })?;
+            std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))
+        }
+        Some("repeat") => {
+            if a.get::<String>("data")?.is_some() {
+                return Err("--toy repeat makes its own text: leave out --data".into());
+            }
+            let d = RepeatTask::default();
+            let task = RepeatTask {
+                alphabet: a.or("toy-alphabet", d.alphabet)?,
+                min_len: a.or("toy-min-len", d.min_len)?,
+                max_len: a.or("toy-max-len", d.max_len)?,
+                chars: a.or("toy-chars", d.chars)?,
+            };
+            task.text(seed).map_err(|e| e.to_string())
+        }
+        Some(other) => Err(format!(
+            "--toy: the one generated task is \"repeat\", got {other:?}"
+        )),
+    }
 }

@@ -5,6 +5,8 @@
 //!   gpt sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
 //!   gpt eval   --ckpt tiny.safetensors --text "First Ci"
 //!   gpt bench  --preset tiny --data input.txt --iters 200
+//!   gpt train  --toy repeat --n-layer 2 --iters 1500 --heads-every 100 --out ind.safetensors
+//!   gpt heads  --ckpt ind.safetensors --json --ablate --toy repeat
 //!
 //! `--threads N` (train, bench) splits each batch into N row slices whose gradients run
 //! on N threads and are summed before one AdamW step (`gpt::parallel`, as DDP); eval and
@@ -13,6 +15,7 @@
 
 mod args;
 mod bench;
+mod heads;
 
 use args::{trainer, Args};
 use attention_playground::gpt::sample::{generate, SampleOptions};
@@ -40,17 +43,24 @@ const MODEL_FLAGS: [&str; 11] = [
     "dropout",
 ];
 
-const USAGE: &str = "usage: gpt <train|sample|eval|bench> [flags]
+const USAGE: &str = "usage: gpt <train|sample|eval|bench|heads> [flags]
   model flags (train, bench): --preset tiny|small|cpu (tiny) --data FILE --seed N (1337)
+    or --toy repeat: lines of a random string written twice, made from the seed
+    (--toy-alphabet 52 --toy-min-len 4 --toy-max-len 16 --toy-chars 400000)
     --n-layer --n-head --n-embd --block-size --batch-size --lr --weight-decay (override
     the preset) --dropout 0 --no-bias --no-causal
   train:  --iters N (2000) --eval-interval N (500) --out FILE.safetensors
+          --heads-every N: every N steps, the best induction score and the probe's losses
           --state FILE: also the training state (weights, AdamW moments, step), which
           tools/export_nanogpt.py turns into a nanoGPT checkpoint that continues the run
   bench:  --iters N (200): 20 warm-up steps, then N timed steps; prints one JSON line
   eval:   --ckpt FILE --text TEXT (2..block_size+1 characters)
   sample: --ckpt FILE --prompt TEXT (\"\\n\") -n N (200) --greedy | --temperature T (1.0)
           --top-k K --seed N (1337)
+  heads:  --ckpt FILE [--json] [--probe-rows 16 --probe-len min(12, block_size/2)
+          --probe-seed 1234]: each head's previous-token, induction and first-token
+          score; --ablate: each head's loss change when it is off (probe, and validation
+          text of --data FILE or --toy repeat)
   profile: --preset ... [--portable]: per-op milliseconds of one step (not in the reference)
   train, bench: --threads N (1): data-parallel over N threads, batch rows split N ways
   eval, sample, profile: --threads 1";
@@ -63,7 +73,7 @@ pub(crate) fn threads(a: &Args) -> Result<usize, String> {
     }
 }
 
-fn load(a: &Args) -> Result<(Gpt, Vocab), String> {
+pub(crate) fn load(a: &Args) -> Result<(Gpt, Vocab), String> {
     let path = a.required("ckpt")?;
     let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     checkpoint::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
@@ -73,6 +83,7 @@ fn cmd_train(a: &Args) -> Result<(), String> {
     let (_, mut tr) = trainer(a)?;
     let mut par = Parallel::new(&tr, threads(a)?);
     let (iters, every): (usize, usize) = (a.or("iters", 2000)?, a.or("eval-interval", 500)?);
+    let heads_every: usize = a.or("heads-every", 0)?;
     let out = a.required("out")?;
     let tokens = (tr.hp.batch_size * tr.hp.block_size) as f64;
     let (start, mut last_print) = (Instant::now(), Instant::now());
@@ -81,6 +92,12 @@ fn cmd_train(a: &Args) -> Result<(), String> {
             let (train, val) = tr.estimate_loss(EVAL_ITERS);
             eprint!("\r\x1b[K");
             println!("step {it}: train loss {train:.4}, val loss {val:.4}");
+        }
+        if heads_every > 0 && (it % heads_every == 0 || it == iters) {
+            if let Some(s) = heads::trainer_scores(&tr) {
+                eprint!("\r\x1b[K");
+                println!("{}", heads::progress_line(it, &s));
+            }
         }
         if it < iters {
             let loss = par.step(&mut tr);
@@ -153,13 +170,14 @@ fn run(argv: &[String]) -> Result<(), String> {
     let rest = &argv[1..];
     let with_model = |own: &[&'static str]| -> Vec<&'static str> {
         let mut v = MODEL_FLAGS.to_vec();
+        v.extend_from_slice(&args::TOY_FLAGS);
         v.extend_from_slice(own);
         v.push("threads");
         v
     };
     let (values, switches): (Vec<&str>, &[&str]) = match cmd.as_str() {
         "train" => (
-            with_model(&["iters", "eval-interval", "out", "state"]),
+            with_model(&["iters", "eval-interval", "out", "state", "heads-every"]),
             &["no-bias", "no-causal"],
         ),
         "bench" => (with_model(&["iters"]), &["no-bias", "no-causal"]),
@@ -168,6 +186,19 @@ fn run(argv: &[String]) -> Result<(), String> {
             &["no-bias", "no-causal", "portable"],
         ),
         "eval" => (vec!["ckpt", "text", "threads"], &[]),
+        "heads" => {
+            let mut v = vec![
+                "ckpt",
+                "data",
+                "seed",
+                "probe-rows",
+                "probe-len",
+                "probe-seed",
+            ];
+            v.extend_from_slice(&args::TOY_FLAGS);
+            v.push("threads");
+            (v, &["json", "ablate"])
+        }
         "sample" => (
             vec![
                 "ckpt",
@@ -194,6 +225,7 @@ fn run(argv: &[String]) -> Result<(), String> {
         "train" => cmd_train(&a),
         "bench" => cmd_bench(&a),
         "eval" => cmd_eval(&a),
+        "heads" => heads::cmd_heads(&a),
         "profile" => cmd_profile(&a),
         _ => cmd_sample(&a),
     }
