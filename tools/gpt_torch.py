@@ -2,10 +2,10 @@
 """gpt_torch.py: our GPT (src/gpt/) written again in PyTorch, the side we did not hand-derive.
 
 It makes the PyTorch fixtures in tests/fixtures/gpt_tiny/ and gpt_small/ (through
-tools/make_gpt_fixtures.sh) and runs the PyTorch side of `gpt bench`. Needs only torch,
-numpy and safetensors from PyPI (`python3 -m venv V && V/bin/pip install torch numpy
-safetensors`). Subcommands and flags are those of `cargo run --bin gpt` where they mean the
-same thing; each has -h.
+tools/make_gpt_fixtures.sh) and runs the PyTorch side of `gpt bench` and of `gpt heads`
+(tests/tools/test_heads.py). Needs only torch, numpy and safetensors from PyPI (`python3 -m
+venv V && V/bin/pip install torch numpy safetensors`). Subcommands and flags are those of
+`cargo run --bin gpt` where they mean the same thing; each has -h.
 
   gpt_torch.py fixture --preset small --data CORPUS --steps 10 --out DIR
   gpt_torch.py check-fixture --dir tests/fixtures/gpt_small
@@ -14,6 +14,7 @@ same thing; each has -h.
   gpt_torch.py sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
   gpt_torch.py bench --preset tiny --data CORPUS --iters 200 --threads 1
   gpt_torch.py bench-attention --t 256 --d 64 --threads 1   (causal SDPA forward alone)
+  gpt_torch.py heads --ckpt ind.safetensors --probe PROBE.json --ablate   (`gpt heads --json`)
 
 The model is nanoGPT's (karpathy/nanoGPT model.py): x = wte[idx] + wpe[0..T); per block
 x += attn(ln_1(x)), x += mlp(ln_2(x)); logits = ln_f(x) @ wteᵀ; mean cross-entropy. Dropout
@@ -41,7 +42,9 @@ PRESETS = {  # (n_layer, n_head, n_embd, block_size, batch_size), as Hyperparams
     "tiny": (1, 4, 32, 8, 32),
     "small": (2, 4, 64, 32, 16),
     "cpu": (4, 4, 128, 64, 12),
+    "induction": (2, 4, 32, 64, 32),  # lr 3e-3 (PRESET_LR)
 }
+PRESET_LR = {"induction": 3e-3}
 LR, WEIGHT_DECAY, BETAS, ADAM_EPS = 1e-3, 0.1, (0.9, 0.99), 1e-8
 WARMUP_STEPS, EVAL_ITERS = 20, 50
 META_SIZES = ("block_size", "vocab_size", "n_layer", "n_head", "n_embd")
@@ -73,6 +76,9 @@ class CausalSelfAttention(nn.Module):
         if cfg.n_embd % cfg.n_head:
             sys.exit(f"error: n_embd {cfg.n_embd} is not divisible by n_head {cfg.n_head}")
         self.n_head, self.causal = cfg.n_head, cfg.causal
+        # `heads` only: keep_att stores the attention weights in self.att; off = heads
+        # switched off, their output zero before c_proj (src/gpt/block.rs zero_heads)
+        self.keep_att, self.att, self.off = False, None, ()
         self.c_attn = nn.Linear(cfg.n_embd, 3 * cfg.n_embd, bias=cfg.bias)  # rows [q | k | v]
         self.c_proj = nn.Linear(cfg.n_embd, cfg.n_embd, bias=cfg.bias)
         tril = torch.ones(cfg.block_size, cfg.block_size, dtype=torch.bool).tril()
@@ -88,7 +94,11 @@ class CausalSelfAttention(nn.Module):
         if self.causal:
             att = att.masked_fill(~self.tril[:T, :T], float("-inf"))
         att = F.softmax(att, dim=-1)  # (B, nh, T, T)
+        if self.keep_att:
+            self.att = att  # (B, nh, T, T), row = query position
         y = att @ v  # (B, nh, T, T) @ (B, nh, T, hs) -> (B, nh, T, hs)
+        if self.off:
+            y[:, list(self.off)] = 0.0  # (B, nh, T, hs): the heads' HS columns after the merge
         y = y.transpose(1, 2).contiguous().view(B, T, C)  # head h -> columns h*hs..(h+1)*hs
         return self.c_proj(y)
 
@@ -103,13 +113,22 @@ class MLP(nn.Module):
         return self.c_proj(F.gelu(self.c_fc(x)))
 
 
+def layer_norm(C, bias):
+    """nn.LayerNorm(C, eps=1e-5, bias=bias): biased variance (divide by C), eps 1e-5. Its
+    bias flag is torch >= 2.1's; on older torch (Debian's 1.13, which CI runs) the bias
+    parameter is removed instead, the same module (no random draws, same state_dict)."""
+    ln = nn.LayerNorm(C, eps=1e-5)
+    if not bias:
+        ln.bias = None  # unregisters it: F.layer_norm adds nothing
+    return ln
+
+
 class Block(nn.Module):
     def __init__(self, cfg):
         super().__init__()
-        # biased variance (divide by C), eps 1e-5
-        self.ln_1 = nn.LayerNorm(cfg.n_embd, eps=1e-5, bias=cfg.bias)
+        self.ln_1 = layer_norm(cfg.n_embd, cfg.bias)
         self.attn = CausalSelfAttention(cfg)
-        self.ln_2 = nn.LayerNorm(cfg.n_embd, eps=1e-5, bias=cfg.bias)
+        self.ln_2 = layer_norm(cfg.n_embd, cfg.bias)
         self.mlp = MLP(cfg)
 
     def forward(self, x):  # (B, T, C) -> (B, T, C), two residual branches
@@ -126,7 +145,7 @@ class GPT(nn.Module):
             wte=nn.Embedding(cfg.vocab_size, cfg.n_embd),  # (V, C)
             wpe=nn.Embedding(cfg.block_size, cfg.n_embd),  # (block_size, C)
             h=nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer)),
-            ln_f=nn.LayerNorm(cfg.n_embd, eps=1e-5, bias=cfg.bias),
+            ln_f=layer_norm(cfg.n_embd, cfg.bias),
         ))
         self.lm_head = nn.Linear(cfg.n_embd, cfg.vocab_size, bias=False)
         self.transformer.wte.weight = self.lm_head.weight  # tied: one tensor, two uses
@@ -318,7 +337,7 @@ def hyperparams(a):
     """The preset, then every override flag (as `gpt`'s hyperparams)."""
     n_layer, n_head, n_embd, block_size, batch_size = PRESETS[a.preset]
     hp = dict(n_layer=n_layer, n_head=n_head, n_embd=n_embd, block_size=block_size,
-              batch_size=batch_size, lr=LR, weight_decay=WEIGHT_DECAY)
+              batch_size=batch_size, lr=PRESET_LR.get(a.preset, LR), weight_decay=WEIGHT_DECAY)
     hp.update({k: getattr(a, k) for k in hp if getattr(a, k) is not None})
     if a.dropout:
         sys.exit("error: --dropout: only 0 is supported (dropout masks cannot be replayed)")
@@ -438,6 +457,78 @@ def cmd_sample(a):
     print("".join(vocab[i] for i in idx[0, len(a.prompt):].tolist()))
 
 
+# ------------------------------------------------------------------ heads (src/gpt/heads.rs)
+# R = probe rows, L = segment length (each row is L ids written twice), NL = layers
+def read_probe(path, cfg):
+    """The probe of `gpt heads --json` (its keys probe and probe_len; "-" = stdin) as ids
+    (R, 2L) and L; exits unless every row is L ids in the vocab written twice, 2L <= block_size."""
+    try:
+        with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
+            obj = json.load(f)
+        rows, L = obj["probe"], obj["probe_len"]
+        ids = torch.tensor(rows, dtype=torch.long)  # (R, 2L)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"error: --probe {path}: {e!r}")
+    if not (isinstance(L, int) and 2 <= L and 2 * L <= cfg.block_size and ids.dim() == 2
+            and ids.shape[0] >= 1 and ids.shape[1] == 2 * L):
+        sys.exit(f"error: --probe {path}: need R >= 1 rows of 2·probe_len ids, 2 <= probe_len <= "
+                 f"{cfg.block_size // 2}; got shape {list(ids.shape)}, probe_len {L!r}")
+    if ids.min() < 0 or ids.max() >= cfg.vocab_size or not torch.equal(ids[:, :L], ids[:, L:]):
+        sys.exit(f"error: --probe {path}: ids must lie in 0..{cfg.vocab_size} and each row be "
+                 "one sequence written twice")
+    return ids, L
+
+
+@torch.no_grad()
+def probe_forward(model, ids, L):
+    """One forward of the probe -> att (NL, R, nh, 2L, 2L) as float64, loss_first (positions
+    0..L-1 predict tokens 1..L), loss_second (positions L..2L-1 predict L+1..2L; ends
+    exclusive)."""
+    attns = [block.attn for block in model.transformer.h]
+    for a in attns:
+        a.keep_att = True
+    try:
+        logits = model(ids)[0]  # (R, 2L, V)
+        att = torch.stack([a.att for a in attns]).double()  # NL × (R, nh, 2L, 2L)
+    finally:
+        for a in attns:
+            a.keep_att, a.att = False, None
+    logp = F.log_softmax(logits.double(), dim=-1)  # (R, 2L, V)
+    nll = -logp[:, :-1].gather(2, ids[:, 1:, None])[..., 0]  # (R, 2L-1): position t -> token t+1
+    return att, nll[:, :L - 1].mean().item(), nll[:, L:].mean().item()
+
+
+def head_scores(att, L):
+    """Mean attention weights, each (NL, nh): previous_token over t in 1..2L of att[t, t-1],
+    induction over t in L..2L of att[t, t-L+1], first_token over t in 1..2L of att[t, 0]."""
+    diag = lambda k: att.diagonal(offset=-k, dim1=-2, dim2=-1)  # (NL, R, nh, 2L-k): t = k..2L
+    return {"previous_token": diag(1).mean(dim=(1, 3)),
+            "induction": diag(L - 1)[..., 1:].mean(dim=(1, 3)),  # from t = L-1, skip it
+            "first_token": att[..., 1:, 0].mean(dim=(1, 3))}  # (NL, R, nh, 2L-1)
+
+
+def cmd_heads(a):
+    """Every head's scores and the probe's losses on `gpt heads --json`'s probe, as gpt heads."""
+    model, _ = load_checkpoint(a.ckpt)
+    cfg = model.config
+    ids, L = read_probe(a.probe, cfg)
+    att, loss_first, loss_second = probe_forward(model, ids, L)
+    out = {"n_layer": cfg.n_layer, "n_head": cfg.n_head, "probe_len": L,
+           **{k: v.tolist() for k, v in head_scores(att, L).items()},
+           "loss_first": loss_first, "loss_second": loss_second}
+    if a.ablate:  # each head off in turn: Δ loss_second (no validation text here)
+        second = [[0.0] * cfg.n_head for _ in range(cfg.n_layer)]  # (NL, nh)
+        for l, block in enumerate(model.transformer.h):
+            for h in range(cfg.n_head):
+                block.attn.off = (h,)
+                try:
+                    second[l][h] = probe_forward(model, ids, L)[2] - loss_second
+                finally:
+                    block.attn.off = ()
+        out["ablation"] = {"second_copy": second, "base_second_copy": loss_second}
+    print(json.dumps(out))
+
+
 def cmd_bench(a):
     """20 untimed warm-up steps, then --iters timed steps (batch sampling untimed)."""
     if a.iters < 1:
@@ -507,6 +598,10 @@ def main(argv=None):
          {"--ckpt": R, "--prompt": dict(default="\n"), "-n": dict(I, default=200),
           "--greedy": dict(action="store_true"), "--temperature": dict(type=float, default=1.0),
           "--top-k": I, "--seed": dict(I, default=1337)}),
+        ("heads", cmd_heads, False,
+         {"--ckpt": R, "--probe": dict(R, help="JSON with probe and probe_len (`gpt heads "
+                                           "--json`'s), - = stdin"),
+          "--ablate": dict(action="store_true", help="Δ loss_second with each head off")}),
         ("bench", cmd_bench, True, {"--iters": dict(I, default=200)}),
         ("bench-attention", cmd_bench_attention, False,
          {"--t": dict(I, default=256), "--d": dict(I, default=64), "--iters": dict(I, default=2000),
