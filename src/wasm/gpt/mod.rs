@@ -14,12 +14,16 @@
 //! `replica` the data-parallel workers' calls (the lab as coordinator, `GptReplica`),
 //! `profile` one training step timed op by op: all of them with feature `gpt` only.
 //! `files` says what a file the learner picked is (`checkpointInfo`); it is in the
-//! lesson's build too, whose core the page asks before it loads the GPT's.
+//! lesson's build too, whose core the page asks before it loads the GPT's, as is `toy`,
+//! the repeated-strings task's text. `heads` measures what each head has learned.
 
 pub mod files;
+pub mod toy;
 
 #[cfg(feature = "gpt")]
 mod config;
+#[cfg(feature = "gpt")]
+mod heads;
 #[cfg(feature = "gpt")]
 mod inspect;
 #[cfg(feature = "gpt")]

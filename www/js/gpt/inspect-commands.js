@@ -6,8 +6,11 @@
 //                                                  (each map's data one Float32Array)
 //   explain   { prompt, layer, head, kind, row, col, maxTerms? } → one cell's explanation
 //   generate  { prompt, n, temperature, topK, seed } → text
+//   heads     {}                                → every head's previous-token, induction and
+//                                                  first-token score on the probe (GptLab.headScores)
+//   ablation  {}                                → each head's loss change when it is off
 
-/** The three requests, on the lab `lab()` returns (it may throw: no model yet). */
+/** The requests, on the lab `lab()` returns (it may throw: no model yet). */
 export function inspectCommands(lab) {
   return {
     attention: ({ prompt }) => lab().attention(String(prompt)),
@@ -15,5 +18,7 @@ export function inspectCommands(lab) {
       layer >>> 0, head >>> 0, String(kind ?? 'weights'), row >>> 0, col >>> 0, maxTerms == null ? undefined : maxTerms >>> 0),
     generate: ({ prompt, n, temperature, topK, seed }) =>
       lab().generate(String(prompt), n >>> 0, Number(temperature), topK >>> 0, seed >>> 0),
+    heads: () => lab().headScores(),
+    ablation: () => lab().ablation(),
   };
 }

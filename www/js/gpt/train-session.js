@@ -9,7 +9,8 @@
 //   info    the worker's info (worker.js), or null before a model
 //   last    { step, loss, stepsPerSec, tokensPerSec } and, once known, engine, eval
 //           ({ train, val }) and sampleStep
-//   corpus  { source: 'default' | 'own', text (own text only, else null) }
+//   corpus  { source: 'default' | 'own' | 'repeat', text (own text only, else null: the
+//           others are made again, the same) }
 //
 // Every model built, loaded or restored is a generation (begin()): what the worker answers
 // is used only while its generation is current(gen), so a late reply for an older model (a

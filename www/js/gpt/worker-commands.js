@@ -195,6 +195,8 @@ function evaluate() {
   loop.lastEval = performance.now();
   loop.evalStep = lab.steps();
   if (Number.isFinite(train) && Number.isFinite(val)) postMessage({ event: 'eval', step: lab.steps(), train, val });
+  // what each head attends to on the probe, at the same steps: the heads grid and its curves
+  postMessage({ event: 'heads', step: lab.steps(), scores: lab.headScores() });
 }
 
 /** What postMessage can carry of an error: { message, code?, params? }. An Error is

@@ -26,6 +26,9 @@
 //                                                (GptLab.explainAttention; kind "weights",
 //                                                "scores", …) for <attn-explain>
 //   generate  { prompt, n, temperature, topK, seed } → text   (temperature 0 = greedy)
+//   heads     {}                               → every head's scores on the probe
+//                                                (GptLab.headScores: src/wasm/gpt/heads.rs)
+//   ablation  {}                               → each head's loss change when it is off
 //   estimate  { iters }                        → [train, val]
 //   save      {}                               → Uint8Array (transferred)
 //   state     {}                               → { bytes, step }: bytes (transferred) =
@@ -54,6 +57,8 @@
 //   { event: 'progress', step, loss, stepsPerSec, tokensPerSec, engine }  ~10 per second;
 //                                   loss = mean training loss of the chunk's batches
 //   { event: 'eval', step, train, val }   a fixed-batch estimate, ≤ 10 % of the time
+//   { event: 'heads', step, scores }      right after each 'eval': every head's scores on
+//                                   the probe (GptLab.headScores, inspect-commands.js)
 //   { event: 'sample', step, text }       200 characters sampled from "\n" (or the
 //                                   vocab's first character when it has no "\n")
 //   { event: 'stopped', reason, message?, code?, params? }

@@ -4,6 +4,7 @@
 //
 //   el.client = GptClient        (the worker does every forward pass)
 //   el.open(info, prompt?)       enable, with the model's info (GptLab.config())
+//   el.focusHead(layer, head)    outline one head's figure and scroll to it (the heads grid)
 //   el.close()                   disable (while training runs)
 //   el.state → { prompt, tokens, heads, probs, generated }   (for tests)
 //
@@ -44,6 +45,7 @@ class AttnGptInspect extends AttnWidget {
     .view { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: center; border: 0; padding: 0; margin: 6px 0; }
     .view legend { float: left; margin-right: 8px; font-size: .9rem; font-weight: 600; }
     figure { margin: 0; min-width: 0; max-width: 100%; }
+    figure.focus { outline: 3px solid var(--_accent); outline-offset: 4px; border-radius: 4px; }
     figcaption { font-size: .8rem; color: var(--_muted); font-weight: 600; }
     attn-matrix { --attn-cell-w: 1.75rem; --attn-cell-h: 1.45rem; }
     attn-matrix::part(cell) { font-size: .6rem; }
@@ -141,6 +143,15 @@ class AttnGptInspect extends AttnWidget {
     this.#enable(true);
     this.ui.hint.textContent = '';
     return this.showAttention();
+  }
+
+  /** Outlines head (layer, head) of the drawn prompt and scrolls it into view. */
+  focusHead(layer, head) {
+    for (const f of this.ui.layers.querySelectorAll('figure.focus')) f.classList.remove('focus');
+    const fig = this.ui.layers.querySelector(`attn-matrix[data-l="${layer}"][data-h="${head}"]`)?.closest('figure');
+    if (!fig) return;
+    fig.classList.add('focus');
+    fig.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
   }
 
   close() {

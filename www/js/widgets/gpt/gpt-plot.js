@@ -4,6 +4,8 @@
 //   el.clear()
 //   el.labels = { x: 'step', y: 'loss', batch: …, train: …, val: … }   (translated by the host)
 //   el.data   → { batch: [[step, loss]…], train: […], val: […] }        (what is drawn)
+//   kinds="first second induction"   other curves (the heads grid's: the probe's loss on its
+//                                    first and second copy, the best induction score)
 //
 // A run of any length keeps at most MAX_POINTS points per curve: past that, every other
 // point is dropped (the first and the newest stay), so a curve's resolution halves while
@@ -36,6 +38,12 @@ text.title { fill: var(--attn-fg, #1b1e27); font-size: 12px; font-weight: 600; }
 .legend .k-batch::before { border-color: #b9b1e6; }
 .legend .k-train::before { border-color: #4b3a9c; }
 .legend .k-val::before { border-top-style: dashed; border-color: #d9480f; }
+.first { stroke: #4b3a9c; stroke-width: 2.2; fill: none; }
+.second { stroke: #d9480f; stroke-width: 2.2; fill: none; stroke-dasharray: 6 3; }
+.induction { stroke: #2b8a3e; stroke-width: 2.6; fill: none; }
+.legend .k-first::before { border-color: #4b3a9c; }
+.legend .k-second::before { border-top-style: dashed; border-color: #d9480f; }
+.legend .k-induction::before { border-color: #2b8a3e; }
 .empty { fill: var(--attn-muted, #5a6072); font-size: 13px; }
 `;
 
@@ -74,6 +82,7 @@ function halve(points) {
 }
 
 class AttnLossPlot extends HTMLElement {
+  #kinds = KINDS;
   #series = { batch: [], train: [], val: [] };
   #labels = { x: 'step', y: 'loss', batch: 'batch loss', train: 'train loss', val: 'val loss', empty: '' };
   #svg;
@@ -92,7 +101,17 @@ class AttnLossPlot extends HTMLElement {
     root.append(this.#svg, this.#legend);
   }
 
+  /** The curves of the `kinds` attribute (read once, before the first point). */
+  #readKinds() {
+    const kinds = this.getAttribute('kinds')?.split(/\s+/).filter(Boolean);
+    if (kinds?.length && kinds.join() !== this.#kinds.join()) {
+      this.#kinds = kinds;
+      this.#series = Object.fromEntries(kinds.map((k) => [k, []]));
+    }
+  }
+
   connectedCallback() {
+    if (!this.#series[this.#kinds[0]]?.length) this.#readKinds();
     this.#resize ??= new ResizeObserver(() => this.#schedule());
     this.#resize.observe(this);
     this.#schedule();
@@ -108,10 +127,11 @@ class AttnLossPlot extends HTMLElement {
   }
 
   get data() {
-    return Object.fromEntries(KINDS.map((k) => [k, this.#series[k].map((p) => p.slice())]));
+    return Object.fromEntries(this.#kinds.map((k) => [k, this.#series[k].map((p) => p.slice())]));
   }
 
   add(kind, step, value) {
+    if (!(kind in this.#series)) this.#readKinds();
     const s = this.#series[kind];
     if (!s || !Number.isFinite(step) || !Number.isFinite(value)) return;
     if (s.length && s[s.length - 1][0] >= step) s.pop(); // a repeated step replaces its point
@@ -121,7 +141,7 @@ class AttnLossPlot extends HTMLElement {
   }
 
   clear() {
-    for (const k of KINDS) this.#series[k] = [];
+    for (const k of this.#kinds) this.#series[k] = [];
     this.#schedule();
   }
 
@@ -140,13 +160,13 @@ class AttnLossPlot extends HTMLElement {
     svg.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
     const L = this.#labels;
     svg.setAttribute('aria-label', `${L.y} / ${L.x}`);
-    this.#legend.replaceChildren(...KINDS.map((k) => {
+    this.#legend.replaceChildren(...this.#kinds.map((k) => {
       const span = document.createElement('span');
       span.className = `k-${k}`;
       span.textContent = L[k];
       return span;
     }));
-    const all = KINDS.flatMap((k) => this.#series[k]);
+    const all = this.#kinds.flatMap((k) => this.#series[k]);
     const x0 = PAD.left;
     const x1 = width - PAD.right;
     const y0 = HEIGHT - PAD.bottom;
@@ -179,7 +199,7 @@ class AttnLossPlot extends HTMLElement {
       svg.append(el('line', { class: 'axis', x1: sx(s), y1: y0, x2: sx(s), y2: y0 + 4 }),
         el('text', { x: sx(s), y: y0 + 16, 'text-anchor': 'middle' }, s.toLocaleString('en-US')));
     }
-    for (const k of KINDS) {
+    for (const k of this.#kinds) {
       const pts = thin(this.#series[k], 1500);
       if (!pts.length) continue;
       const d = pts.map(([s, v], i) => `${i ? 'L' : 'M'}${sx(s).toFixed(1)},${sy(v).toFixed(1)}`).join('');

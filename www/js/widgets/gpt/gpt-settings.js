@@ -1,7 +1,9 @@
 // <attn-gpt-settings>: what "Train a GPT" trains: a preset or an edited config, and the
 // default corpus or the learner's own pasted / uploaded text. Part of <attn-gpt-train>.
 //
-//   el.value        → { config: { preset, n_layer, …, lr }, text, source: 'default' | 'own' }
+//   el.value        → { config: { preset, n_layer, …, lr }, text, source: 'default' | 'own' | 'repeat' }
+//                     'repeat': lines of a random string written twice, made by the core
+//                     (gptRepeatText, src/wasm/gpt/toy.rs), on which an induction head forms
 //   el.locked       = true while a model exists that these settings did not make
 //   el.showInfo(info)   the built model: its vocab and parameter count
 //   el.showModel(info)  a loaded model's shape in the fields
@@ -11,6 +13,7 @@
 //                       (a language switch) clears those.
 //   el.restore({ preset, config, source, text })   the settings of a saved run (no event)
 //   el.ready, el.defaultText, el.whenReady()        the default corpus: here yet, it, once here
+//   el.repeatText() → Promise of the repeated strings' text (the same every time)
 //   event 'gpt-settings' (bubbles, composed) whenever the learner changes something
 //
 // It fetches the default corpus (www/data/corpus.txt, through corpusText of
@@ -21,6 +24,7 @@ import { AttnWidget, define, h, message } from '../../ui/widget-base.js';
 import { whenNear } from '../../ui/schedule.js';
 import { addStrings } from '../../i18n/i18n.js';
 import { corpusText } from '../lesson/bigram-lab.js';
+import { loadCore } from '../../core/wasm.js';
 import GPT_STRINGS from '../../i18n/gpt.js';
 
 addStrings(GPT_STRINGS);
@@ -29,7 +33,11 @@ const PRESETS = {
   tiny: { n_layer: 1, n_head: 4, n_embd: 32, block_size: 8, batch_size: 32, lr: 0.001 },
   small: { n_layer: 2, n_head: 4, n_embd: 64, block_size: 32, batch_size: 16, lr: 0.001 },
   cpu: { n_layer: 4, n_head: 4, n_embd: 128, block_size: 64, batch_size: 12, lr: 0.001 },
+  induction: { n_layer: 2, n_head: 4, n_embd: 32, block_size: 64, batch_size: 32, lr: 0.003 },
 };
+/** The seed of the repeated strings' text: `gpt train --toy repeat`'s default. */
+const REPEAT_SEED = 1337;
+const SAMPLE_LINES = 4;
 const FIELDS = ['n_layer', 'n_head', 'n_embd', 'block_size', 'batch_size', 'lr'];
 const MAX_FILE = 20 * 1024 * 1024;
 
@@ -56,11 +64,15 @@ class AttnGptSettings extends AttnWidget {
       border-radius: 8px; padding: 4px 8px; margin: 6px 0 0; }
     .own[hidden] { display: none; }
     .own { margin-top: 6px; }
+    .repeat[hidden] { display: none; }
+    .repeat pre { font: .85rem/1.4 var(--_mono); background: var(--_accent-soft); border-radius: 8px; padding: 6px 8px;
+      margin: 4px 0 0; overflow-x: auto; }
     .radios { display: flex; flex-wrap: wrap; gap: 4px 16px; }
   `;
 
   #text = '';
   #defaultText = '';
+  #repeatText = '';
   #info = null;
   #msg = null; // () => the message shown, in the current language
 
@@ -68,13 +80,15 @@ class AttnGptSettings extends AttnWidget {
     const e = (this.ui = {});
     const emit = () => this.#changed();
     e.preset = h('select', { onchange: () => this.#pickPreset() },
-      ...['tiny', 'small', 'cpu', 'custom'].map((p) => h('option', { value: p }, p)));
+      ...['tiny', 'small', 'cpu', 'induction', 'custom'].map((p) => h('option', { value: p }, p)));
     e.inputs = Object.fromEntries(FIELDS.map((f) => [f, h('input', {
       type: 'number', min: f === 'lr' ? '0.00001' : '1', step: f === 'lr' ? '0.0001' : '1', name: f,
       oninput: () => { e.preset.value = 'custom'; emit(); },
     })]));
     e.radioDefault = h('input', { type: 'radio', name: 'corpus', value: 'default', checked: true, onchange: emit });
     e.radioOwn = h('input', { type: 'radio', name: 'corpus', value: 'own', onchange: emit });
+    e.radioRepeat = h('input', { type: 'radio', name: 'corpus', value: 'repeat', onchange: () => this.#pickRepeat() });
+    e.repeatSample = h('pre', {});
     e.textarea = h('textarea', { rows: 5, spellcheck: false, oninput: emit });
     e.file = h('input', { type: 'file', accept: '.txt,text/plain', onchange: () => this.#readFile() });
     e.msg = h('p', { class: 'msg bad', role: 'alert', hidden: true });
@@ -89,7 +103,10 @@ class AttnGptSettings extends AttnWidget {
       h('h3', { 'data-t': 'gpt.corpus' }),
       h('div', { class: 'radios', role: 'radiogroup' },
         h('label', {}, e.radioDefault, h('span', { 'data-t': 'gpt.corpusDefault' })),
-        h('label', {}, e.radioOwn, h('span', { 'data-t': 'gpt.corpusOwn' }))),
+        h('label', {}, e.radioOwn, h('span', { 'data-t': 'gpt.corpusOwn' })),
+        h('label', {}, e.radioRepeat, h('span', { 'data-t': 'gpt.corpusRepeat' }))),
+      e.repeat = h('div', { class: 'repeat', hidden: true },
+        h('p', { class: 'muted', 'data-t': 'gpt.repeatSample' }), e.repeatSample),
       e.own = h('div', { class: 'own', hidden: true },
         h('label', { class: 'col' }, h('span', { class: 'muted', 'data-t': 'gpt.pasteHint' }), e.textarea),
         h('label', {}, h('span', { class: 'muted', 'data-t': 'gpt.upload' }), e.file)));
@@ -133,8 +150,31 @@ class AttnGptSettings extends AttnWidget {
       const v = Number(e.inputs[f].value);
       if (e.inputs[f].value.trim() !== '') config[f] = f === 'lr' ? v : Math.trunc(v);
     }
-    const own = e.radioOwn.checked;
-    return { config, text: own ? this.#text : this.#defaultText, source: own ? 'own' : 'default' };
+    const source = e.radioOwn.checked ? 'own' : e.radioRepeat.checked && this.#repeatText ? 'repeat' : 'default';
+    const text = { own: this.#text, repeat: this.#repeatText, default: this.#defaultText }[source];
+    return { config, text, source };
+  }
+
+  /** The repeated strings' text, made once by the core. */
+  async repeatText() {
+    if (!this.#repeatText) {
+      const core = this.core ?? (await loadCore());
+      this.#repeatText = core.gptRepeatText(REPEAT_SEED);
+      this.ui.repeatSample.textContent = this.#repeatText.split('\n').slice(0, SAMPLE_LINES).join('\n');
+    }
+    return this.#repeatText;
+  }
+
+  /** "Repeated random strings": its text (the first lines shown) and the induction preset. */
+  async #pickRepeat() {
+    try {
+      await this.repeatText();
+    } catch (err) {
+      this.#fileError(() => this.t('gpt.cannotBuild', { msg: message(err, this.language) }));
+      return;
+    }
+    if (!this.ui.fieldset.disabled) setPreset(this.ui, 'induction');
+    this.#changed();
   }
 
   get state() {
@@ -167,9 +207,11 @@ class AttnGptSettings extends AttnWidget {
     e.preset.value = PRESETS[preset] || preset === 'custom' ? preset : 'custom';
     for (const f of FIELDS) if (config[f] != null) e.inputs[f].value = String(config[f]);
     e.radioOwn.checked = source === 'own';
-    e.radioDefault.checked = source !== 'own';
+    e.radioRepeat.checked = source === 'repeat';
+    e.radioDefault.checked = source !== 'own' && source !== 'repeat';
     if (source === 'own') e.textarea.value = text ?? '';
     e.own.hidden = source !== 'own';
+    e.repeat.hidden = source !== 'repeat';
     this.#text = e.textarea.value;
   }
 
@@ -232,6 +274,7 @@ class AttnGptSettings extends AttnWidget {
   #changed() {
     const e = this.ui;
     e.own.hidden = !e.radioOwn.checked;
+    e.repeat.hidden = !e.radioRepeat.checked;
     this.#text = e.textarea.value;
     if (this.#defaultText) {
       this.dispatchEvent(new CustomEvent('gpt-settings', { bubbles: true, composed: true, detail: this.value }));

@@ -100,9 +100,11 @@ function showRun(host, rec, step) {
   host.session.restore(rec, step);
 }
 
-/** The text saved run `rec` trained on: its own, or the default corpus once it is here. */
+/** The text saved run `rec` trained on: its own, the repeated strings (made again by the
+ *  core, the same), or the default corpus once it is here. */
 export async function runText(host, rec) {
   if (rec.source === 'own') return rec.text;
+  if (rec.source === 'repeat') return host.ui.settings.repeatText();
   await host.ui.settings.whenReady();
   return host.ui.settings.defaultText;
 }

@@ -52,7 +52,8 @@ export class LiveMessage {
 }
 
 /** Builds the widget's DOM into `root`. `on` = { settings, start, pause, reset, workers,
- *  causal, save, saveState, file, pretrained, resume, discard, look, takeOver, runs }:
+ *  causal, save, saveState, file, pretrained, resume, discard, look, takeOver, runs,
+ *  openHead, ablate (the heads grid's events) }:
  *  what each control calls (`runs`: gpt-train-runs.js's). Returns the elements the
  *  widget updates. */
 export function buildTrainView(root, on) {
@@ -76,6 +77,7 @@ export function buildTrainView(root, on) {
   u.sample = h('pre', { class: 'sample' });
   u.sampleTitle = h('h3');
   u.inspect = h('attn-gpt-inspect', { frameless: true });
+  u.heads = h('attn-gpt-heads', { frameless: true, 'ongpt-head-open': on.openHead, 'ongpt-head-ablate': on.ablate });
   u.save = button('gpt.save', on.save);
   u.saveState = button('gpt.saveState', on.saveState);
   u.file = h('input', { type: 'file', accept: '.safetensors,.state,application/octet-stream', onchange: on.file });
@@ -99,6 +101,7 @@ export function buildTrainView(root, on) {
       h('label', { class: 'nomask' }, u.causal, h('span', {},
         h('span', { 'data-t': 'gpt.noMask' }), h('span', { class: 'muted', 'data-t': 'gpt.noMaskHint' }))),
       u.status, u.msg, u.saveNote, u.stats, u.how, u.plot, u.sampleTitle, u.sample),
+    h('div', { class: 'panel heads-panel' }, h('h3', { 'data-t': 'gpt.headsTitle' }), u.heads),
     h('div', { class: 'panel' },
       h('h3', { 'data-t': 'gpt.filesTitle' }),
       h('div', { class: 'files' }, u.save, u.saveState, h('label', { class: 'button' }, h('span', { 'data-t': 'gpt.load' }), u.file),

@@ -33,6 +33,7 @@ import { claimRun, lookAtRun, resumeRun, takeOverRun } from './gpt-train-resume.
 import './gpt-plot.js';
 import './gpt-settings.js';
 import './gpt-inspect.js';
+import './gpt-heads.js';
 
 addStrings(GPT_STRINGS);
 
@@ -64,6 +65,7 @@ class AttnGptTrain extends AttnWidget {
       file: () => openPicked(this.#host), pretrained: () => this.loadPretrained(),
       resume: () => this.resumeSaved(), discard: () => this.discardSaved(),
       look: () => this.lookSaved(), takeOver: () => this.takeOver(),
+      openHead: (e) => this.#openHead(e.detail), ablate: () => this.#ablate(),
       runs: {
         resume: (rec) => this.resumeSaved(rec), rename: (id, name) => this.#saves.rename(id, name),
         drop: (id) => this.#saves.drop(id), download: (rec, what) => downloadSaved(this.#host, rec, what),
@@ -187,11 +189,45 @@ class AttnGptTrain extends AttnWidget {
   #adopt(info, status, source, text) {
     this.#s.adopt(info, status, source, text);
     this.ui.settings.showInfo(info);
+    this.#measureHeads();
+  }
+
+  // ---- what its heads learned (<attn-gpt-heads>) ----
+
+  /** The heads grid of the model as it is now (while it trains, the 'heads' events). */
+  async #measureHeads() {
+    const { client, info } = this.#s;
+    this.ui.heads.ablation = null;
+    try {
+      const scores = await client.call('heads');
+      if (this.#s.info === info) this.ui.heads.show(info?.steps ?? 0, scores); // still that model
+    } catch {
+      // no model (a load that failed): the grid says so
+    }
+  }
+
+  /** Opens head { layer, head } on `prompt` (a probe row) in the inspector: paused first. */
+  async #openHead({ layer, head, prompt }) {
+    if (this.#s.status === 'running') await this.pause();
+    if (!this.#s.info) return;
+    await this.ui.inspect.open(this.#s.info, prompt);
+    this.ui.inspect.focusHead(layer, head);
+  }
+
+  /** Every head switched off in turn, measured by the worker (paused models only). */
+  async #ablate() {
+    if (this.#s.status === 'running' || !this.#s.info) return;
+    try {
+      this.ui.heads.ablation = await this.#s.client.call('ablation');
+    } catch (err) {
+      this.#showMsg(err);
+    }
   }
 
   /** A run starting over: no curves, no sample, no numbers. */
   #clearRun() {
     this.ui.plot.clear();
+    this.ui.heads.clear();
     this.ui.sample.textContent = '';
     this.#s.clear();
   }
@@ -285,6 +321,8 @@ class AttnGptTrain extends AttnWidget {
       this.ui.plot.add('val', e.step, e.val);
     } else if (e.event === 'sample') {
       this.ui.sample.textContent = e.text;
+    } else if (e.event === 'heads') {
+      this.ui.heads.show(e.step, e.scores);
     } else if (e.event === 'stopped') {
       this.#saves.stop();
       this.#saves.release();
@@ -308,6 +346,7 @@ class AttnGptTrain extends AttnWidget {
 
   #paint() {
     const { status, info, last } = this.#s;
+    this.ui.heads.running = status === 'running';
     paintTrainView(this.ui, (key, vars) => this.t(key, vars), { status, info, last });
     this.dataset.status = status;
     this.dataset.step = String(last.step);

@@ -1,0 +1,161 @@
+// Page test of "What its heads learned" (issue 35): the learner picks "repeated random
+// strings", trains the induction preset in the page until the heads grid shows an
+// induction head, opens it on a probe string and explains one of its weights, switches it
+// off; the page's scores are those the native CLI (`gpt heads`) measures on the model the
+// page downloads; en and zh, screenshots of each.
+// Run from the repo root: node --test --test-concurrency=1 tests/page/heads.test.mjs
+// Needs ./build.sh (www/pkg*, www/data/corpus.txt) and the release CLI (cargo builds it).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SHOTS, pageSuite, settled } from './browser.mjs';
+import { REPO } from './dist.mjs';
+import { assertClean, button, gptOn, state, waitStatus } from './gpt-harness.mjs';
+
+const site = pageSuite();
+const withGpt = gptOn(site);
+const OUT = `${SHOTS}heads/`;
+await mkdir(OUT, { recursive: true });
+
+const heads = (page) => page.locator('attn-gpt-train').evaluate((el) =>
+  el.shadowRoot.querySelector('attn-gpt-heads').state);
+const settings = (gpt) => gpt.locator('attn-gpt-settings');
+
+/** Picks "repeated random strings" (in `name`'s words) and waits for its model. */
+async function pickRepeat(page, gpt, name) {
+  await settings(gpt).getByRole('radio', { name }).check();
+  await page.waitForFunction(() => {
+    const el = document.querySelector('attn-gpt-train');
+    return el.dataset.status === 'idle' && el.state.info?.n_layer === 2 && el.state.info?.block_size === 64;
+  }, null, { timeout: 30000 });
+}
+
+/** The checkpoint the page's "Download model" gives, through the worker's `save`. */
+const checkpointOf = (page) => page.locator('attn-gpt-train').evaluate(async (el) =>
+  Array.from(await el.shadowRoot.querySelector('attn-gpt-inspect').client.call('save')));
+
+/** `gpt heads --json` of checkpoint bytes (the release CLI, as layer 1b builds it). */
+async function cliHeads(bytes) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'heads-'));
+  try {
+    const file = path.join(dir, 'model.safetensors');
+    await writeFile(file, Buffer.from(bytes));
+    const out = execFileSync('cargo', ['run', '--quiet', '--release', '--bin', 'gpt', '--', 'heads',
+      '--ckpt', file, '--json'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return JSON.parse(out);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('the repeated strings train an induction head in the page; open it, explain a weight, switch it off', {
+  timeout: 480000,
+}, () => withGpt(async (page, gpt) => {
+  await pickRepeat(page, gpt, 'repeated random strings (watch an induction head form)');
+  assert.equal(await settings(gpt).locator('select').inputValue(), 'induction');
+  // the sample the learner sees: every line a string written twice
+  const sample = await settings(gpt).locator('.repeat pre').innerText();
+  const lines = sample.split('\n');
+  assert.equal(lines.length, 4, sample);
+  for (const line of lines) {
+    assert.equal(line.length % 2, 0, line);
+    assert.equal(line.slice(0, line.length / 2), line.slice(line.length / 2), line);
+  }
+  // a fresh model: no head attends anywhere in particular
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').state.best != null);
+  const fresh = await heads(page);
+  assert.equal(fresh.induction.length, 8);
+  assert.ok(fresh.best.score < 0.1, `step 0: ${fresh.best.score}`);
+  await page.screenshot({ path: `${OUT}fresh-en.png` });
+
+  const t0 = Date.now();
+  await button(gpt, 'Start').click();
+  await waitStatus(page, 'running');
+  // the grid updates as it trains; wait (without throwing on the way) for a head above 0.5
+  await page.waitForFunction(() => (document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').state.best?.score ?? 0) > 0.5, null, { timeout: 420000, polling: 500 });
+  const formed = await heads(page);
+  console.log(`# induction head formed in the page: step ${formed.step}, ${((Date.now() - t0) / 1000).toFixed(1)} s, ` +
+    `L${formed.best.layer + 1} H${formed.best.head + 1} ${formed.best.score.toFixed(3)}`);
+  assert.equal(formed.best.layer, 1, 'an induction head needs a layer before it');
+  const shot = gpt.locator('.heads-panel');
+  await shot.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${OUT}formed-en.png` });
+
+  // its curves: the second copy's loss has parted from the first's
+  const plot = formed.plot;
+  const last = (k) => plot[k][plot[k].length - 1][1];
+  assert.ok(last('second') < last('first') - 1, `first ${last('first')}, second ${last('second')}`);
+  assert.ok(plot.induction.length >= 3);
+
+  // the strongest head, clicked in the induction grid, then opened (training pauses)
+  const { layer, head } = formed.best;
+  const cell = gpt.locator(`attn-gpt-heads button[data-score="induction"][data-l="${layer}"][data-h="${head}"]`);
+  await cell.click();
+  assert.equal(await cell.getAttribute('aria-pressed'), 'true');
+  await gpt.locator('attn-gpt-heads').getByRole('button', { name: 'Open its attention on a probe string' }).click();
+  await waitStatus(page, 'paused');
+  const paused = await heads(page);
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').dataset.heads === '8');
+  const inspect = gpt.locator('attn-gpt-inspect');
+  const probeRow = (await page.locator('attn-gpt-train').evaluate((el) =>
+    el.shadowRoot.querySelector('attn-gpt-inspect').state.prompt));
+  assert.equal(probeRow.length, 24);
+  assert.equal(probeRow.slice(0, 12), probeRow.slice(12), 'the probe row: a string written twice');
+  const label = `L${layer + 1} H${head + 1}`;
+  const fig = inspect.locator(`figure.focus attn-matrix[label="${label}"]`);
+  await fig.waitFor();
+  // the head's weight from the second copy's 3rd letter (row 14) to the letter after its
+  // first occurrence (column 14 − 12 + 1 = 3): the induction target; explained
+  const target = fig.locator('td[data-row="14"][data-col="3"]');
+  await target.click();
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-inspect').shadowRoot.querySelector('attn-explain')?.open === true);
+  const weight = await fig.evaluate((m) => m.value.data[14 * 24 + 3]);
+  assert.ok(weight > 0.3, `the induction head's weight on t − L + 1: ${weight}`);
+  await page.screenshot({ path: `${OUT}opened-en.png` });
+
+  // switched off: the second copy's loss rises by what the CLI's ablation says
+  const hp = gpt.locator('attn-gpt-heads');
+  await hp.getByRole('checkbox', { name: 'Switch this head off' }).check();
+  await page.waitForFunction(() => /loss goes from/.test(document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').shadowRoot.querySelector('.head').textContent));
+  const said = await hp.locator('.head p[role="status"]').innerText();
+  const [, from, to] = said.match(/from ([\d.]+) to ([\d.]+)/);
+  assert.ok(Number(to) > Number(from) + 0.2, said);
+
+  // the page's scores are the native core's on the same weights
+  const cli = await cliHeads(await checkpointOf(page));
+  const page1 = await heads(page);
+  assert.equal(page1.step, paused.step);
+  for (const k of ['previous_token', 'induction', 'first_token']) {
+    const flat = cli[k].flat();
+    assert.equal(flat.length, 8);
+    flat.forEach((v, i) => assert.ok(Math.abs(v - page1[k][i]) < 1e-5, `${k}[${i}]: cli ${v}, page ${page1[k][i]}`));
+  }
+  assert.ok(Math.abs(cli.induction[layer][head] - page1.best.score) < 1e-5);
+  assert.ok(Math.abs(cli.loss_second - Number(from)) < 0.006, `${cli.loss_second} vs ${from}`);
+  await settled(page);
+  await assertClean(page);
+  assert.equal((await state(page)).status, 'paused');
+}));
+
+test('中文: the heads grid and the repeated strings speak Chinese', { timeout: 120000 }, () => withGpt(async (page, gpt) => {
+  await pickRepeat(page, gpt, '重复的随机字符串（看归纳头形成）');
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').state.best != null);
+  const text = await page.locator('attn-gpt-train').evaluate((el) =>
+    el.shadowRoot.querySelector('attn-gpt-heads').shadowRoot.textContent);
+  assert.match(text, /归纳/);
+  assert.match(text, /第 0 步：最强的归纳头是第 \d 层第 \d 个头/);
+  assert.doesNotMatch(text, /previous-token|first-token|induction (score|head)/i); // "induction" alone: the preset
+  await gpt.locator('.heads-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${OUT}fresh-zh.png` });
+  await assertClean(page);
+}, { lang: 'zh' }));
