@@ -305,11 +305,13 @@ run_tests() {
   cargo test
   # The debug profile replays 1 of the small GPT's 10 AdamW steps (the full
   # replay takes ~40 s unoptimised); the release build checks all ten.
-  step "layer 1b: GPT against PyTorch, all 10 AdamW steps (release)"
-  cargo test --release --test gpt_reference
+  step "layer 1b: GPT against PyTorch, all 10 AdamW steps; an induction head forming in two layers and not in one (release)"
+  cargo test --release --test gpt_reference --test gpt_heads
   step "layer 1c: tools/export_nanogpt.py and convert_nanogpt.py against PyTorch (nanoGPT interchange)"
   setup_hosts
   target/pytools/bin/python tests/tools/test_export_nanogpt.py
+  step "layer 1c: each head's scores, probe losses and ablation against PyTorch (tools/gpt_torch.py heads)"
+  target/pytools/bin/python tests/tools/test_heads.py
   step "layer 1d: the Python package's API (pytest, against the wheel installed in target/nbtools/)"
   target/nbtools/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/*.whl
   target/nbtools/bin/pytest -q -p no:cacheprovider python/tests

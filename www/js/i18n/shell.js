@@ -11,7 +11,7 @@ export default {
     'a.head.sequence': 'Sequence',
     'a.head.badWeights': 'Unknown weights “{w}”: only “hou” is built in, so that is what is shown.',
     // section 9's lead, on the page before the trainer's code (and its strings) loads
-    'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads.',
+    'gpt.intro': 'Everything so far fits in one GPT: embeddings, then blocks of causal self-attention and an MLP, then a softmax over the next character. Train one here, in your browser, on Shakespeare or on your own text, then pause it and open its heads. Then see what its heads learned: on repeated random strings, a head that copies what came next last time (an induction head) forms suddenly, in about a minute.',
     // an editable cell's name for screen readers (the value is read after it)
     cellName: '{name} row {row} column {col}',
     title: 'Attention Playground',
@@ -92,7 +92,7 @@ export default {
     'a.head.scaled': '按 1/√dₖ 缩放',
     'a.head.sequence': '序列',
     'a.head.badWeights': '未知的权重“{w}”：目前只内置了 “hou”，下面显示的就是它。',
-    'gpt.intro': '前面的一切都装在一个 GPT 里：嵌入，若干个由因果自注意力和 MLP 组成的块，最后对下一个字符做 softmax。在浏览器里用莎士比亚或你自己的文本训练一个，然后暂停，打开它的注意力头看看。',
+    'gpt.intro': '前面的一切都装在一个 GPT 里：嵌入，若干个由因果自注意力和 MLP 组成的块，最后对下一个字符做 softmax。在浏览器里用莎士比亚或你自己的文本训练一个，然后暂停，打开它的注意力头看看。再看看它的头学到了什么：在重复的随机字符串上，一个会照抄“上一次接下来是什么”的头（归纳头）会在大约一分钟里突然形成。',
     title: '注意力游乐场',
     language: '语言',
     controls: '选项',
