@@ -309,6 +309,31 @@ def _nd_from_json(value, _widget):
     return _array_of(value, list(shape) if isinstance(shape, list) else [None])
 
 
+SCORES = ("previous_token", "induction", "first_token")
+
+
+def _heads_to_json(value, _widget):
+    if value is None:
+        return None
+    return {k: _nd_to_json(v, _widget) if k in SCORES else v for k, v in value.items()}
+
+
+def _heads_from_json(value, _widget):
+    """GptLab.headScores() as the widget sends it: each score an (n_layer, n_head) float64
+    array, the rest as they are; a message without the three, or of another shape, is
+    refused whole."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(value.get(k), dict) for k in SCORES):
+        raise InputError(f"the widget sent heads without {', '.join(SCORES)}")
+    heads = dict(value)
+    for k in SCORES:
+        heads[k] = _nd_from_json(value[k], _widget)
+        if heads[k].ndim != 2 or heads[k].shape != heads[SCORES[0]].shape:
+            raise InputError(f"the widget sent heads' {k} of shape {heads[k].shape}, not (n_layer, n_head)")
+    return heads
+
+
 SAFETENSORS_MAX = 512 * 1024 * 1024
 
 
@@ -322,6 +347,19 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
     at most); ``config`` (n_layer, n_head, n_embd, block_size, vocab_size, vocab). A prompt
     typed into the widget comes back as ``prompt``; setting ``prompt`` redraws it. What the
     core refuses (a damaged file, a character not in the vocabulary) is in ``error``.
+
+    ``heads``: what each head has learned, measured once per checkpoint on the probe (16
+    rows of random characters, each written twice; the same numbers as ``gpt heads --ckpt
+    FILE --json``), a dict: ``previous_token``, ``induction``, ``first_token``, each a
+    float64 array (n_layer, n_head) (a head's mean attention from t to t − 1; on the
+    second copy, to the token after the earlier occurrence of t's token; to the first
+    token); ``probe`` (the rows as text) and ``probe_len`` (each row's half); ``loss_first``
+    and ``loss_second`` (the loss on the first copy and on the second); ``best`` (``layer``,
+    ``head``, ``score``: the largest induction score). ``None`` before the widget has
+    loaded the checkpoint, and for a model whose block_size is under 4 (no probe fits)::
+
+        gpt.heads["induction"].shape       # (n_layer, n_head)
+        gpt.heads["induction"].argmax()    # layer-major: divmod(i, n_head) = (layer, head)
     """
 
     _esm = _static("gpt.js")
@@ -332,6 +370,7 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
     tokens = Sent([]).tag(sync=True)
     weights = Sent().tag(sync=True, to_json=_nd_to_json, from_json=_nd_from_json)
     config = Sent({}).tag(sync=True)
+    heads = Sent().tag(sync=True, to_json=_heads_to_json, from_json=_heads_from_json)
     error = Sent("").tag(sync=True)
 
     OUTPUTS = {"weights": None, "tokens": [], "error": ""}
@@ -346,6 +385,7 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
         if not self._receiving and not _same(change["old"], change["new"]):
             with self._from_widget():
                 self.set_trait("config", {})
+                self.set_trait("heads", None)
 
     def __init__(self, checkpoint, prompt: str = "", *, lang: str = "en"):
         super().__init__(_checkpoint=_read_checkpoint(checkpoint), prompt=prompt, lang=lang)

@@ -325,5 +325,70 @@ def test_gpt_inspect_outputs_clear_when_python_changes_the_prompt():
         g.tokens = ["a"]
 
 
+SCORES = ("previous_token", "induction", "first_token")
+
+
+def _heads_wire(nl, nh, seed=0):
+    """GptLab.headScores() as the widget sends it (www/js/pages/notebook/gpt.js: headsOf)."""
+    rng = np.random.default_rng(seed)
+    scores = {k: rng.random((nl, nh)).astype(np.float32).astype("<f8") for k in SCORES}
+    wire = {k: {"shape": [nl, nh], "data": memoryview(v.tobytes())} for k, v in scores.items()}
+    wire.update(probe=["ABAB", "CDCD"], probe_len=2, loss_first=4.25, loss_second=0.5,
+                best={"layer": 1, "head": 2, "score": 0.75})
+    return wire, scores
+
+
+def test_gpt_inspect_heads_arrive_as_layer_by_head_arrays_and_go_with_the_checkpoint():
+    model = REPO / "www/models/small.safetensors"
+    g = ap.GptInspect(checkpoint=model, prompt="AB")
+    assert g.heads is None, "before the widget has loaded the checkpoint"
+    wire, scores = _heads_wire(2, 4)
+    seen = []
+    g.observe(lambda change: seen.append(change["name"]), names=["heads"])
+    g.set_state({"config": {"n_layer": 2, "n_head": 4}, "heads": wire})
+    assert seen == ["heads"]
+    assert set(g.heads) == {*SCORES, "probe", "probe_len", "loss_first", "loss_second", "best"}
+    for name, want in scores.items():
+        got = g.heads[name]
+        assert got.shape == (2, 4) and got.dtype == np.float64, name
+        assert got.tobytes() == want.tobytes(), f"{name}: exactly the widget's numbers, layer-major"
+        with pytest.raises(ValueError):
+            got[0, 0] = 1.0  # read-only, as weights
+    assert g.heads["induction"][1, 3] == scores["induction"].ravel()[1 * 4 + 3]
+    assert (g.heads["probe"], g.heads["probe_len"], g.heads["loss_first"], g.heads["loss_second"]) == (
+        ["ABAB", "CDCD"], 2, 4.25, 0.5)
+    assert g.heads["best"] == {"layer": 1, "head": 2, "score": 0.75}
+    # Back to the widget (ipywidgets' echo, a saved state): the same bytes.
+    state = g.get_state("heads")["heads"]
+    assert state["induction"]["shape"] == [2, 4]
+    assert bytes(state["induction"]["data"]) == scores["induction"].tobytes()
+
+    with pytest.raises(ValueError, match="heads is what the widget sends"):
+        g.heads = None
+    g.prompt = "KING"
+    assert g.heads is not None, "the probe is the model's, not the prompt's: a new prompt keeps it"
+    g.load(model)
+    assert g.heads is not None, "the same bytes again: nothing changes"
+    other = bytearray(model.read_bytes())
+    other[-1] ^= 1
+    g.load(bytes(other))
+    assert g.heads is None and g.config == {}, "another checkpoint: its scores come from the widget"
+
+
+def test_gpt_inspect_refuses_malformed_heads_whole():
+    g = ap.GptInspect(checkpoint=REPO / "www/models/small.safetensors")
+    wire, _ = _heads_wire(2, 4)
+    short = {**wire, "first_token": {"shape": [2, 4], "data": memoryview(np.ones(7).tobytes())}}
+    with pytest.raises(ValueError, match=r"56 bytes for a matrix of shape \[2, 4\]"):
+        g.set_state({"heads": short, "config": {"n_layer": 2}})
+    assert g.heads is None and g.config == {}, "nothing of the message is set"
+    flat = {**wire, "induction": {"shape": [8], "data": wire["induction"]["data"]}}
+    with pytest.raises(ValueError, match=r"induction of shape \(8,\), not \(n_layer, n_head\)"):
+        g.set_state({"heads": flat})
+    with pytest.raises(ValueError, match="heads without previous_token, induction, first_token"):
+        g.set_state({"heads": {"probe": []}})
+    assert g.heads is None
+
+
 def test_this_is_the_installed_wheel():
     assert "site-packages" in pathlib.Path(ap.__file__).parts, f"testing {ap.__file__}, not the wheel"

@@ -8,7 +8,8 @@
 // - Notebook 7 draws the same head and hands back the same numbers.
 // - The example notebook (docs/notebooks/attention.ipynb) runs: NumPy and the widget agree.
 // - The other widgets draw; an element's state goes both ways; a bad one is refused.
-// - GptInspect draws every head of the site's model; its weights equal a NumPy forward pass.
+// - GptInspect draws every head of the site's model; its weights equal a NumPy forward pass,
+//   and its heads' scores ((n_layer, n_head) arrays) the CLI's (`gpt heads --json`) to 1e-6.
 // - marimo (PyPI marimo, `marimo run`): the head draws, its numbers and an edit reach a cell.
 // - A static book's {anywidget} directive (the ESM and a JSON of traits) draws the head.
 // No test may log a console error or page error from the widgets (JupyterLab's own are
@@ -93,6 +94,8 @@ def attention_of(path, prompt):
         m = gelu(ln(x, g("ln_2.weight"), g("ln_2.bias")) @ g("mlp.c_fc.weight").T + g("mlp.c_fc.bias"))
         x = x + m @ g("mlp.c_proj.weight").T + g("mlp.c_proj.bias")
     return np.array(out)`;
+/** The three scores of GptInspect.heads and of `gpt heads --json`. */
+const SCORES = ['previous_token', 'induction', 'first_token'];
 const GPT_CELLS = [
   'from attention_playground import GptInspect\ngpt = GptInspect(checkpoint="small.safetensors", prompt="ROMEO:")\ngpt',
   NUMPY_GPT,
@@ -101,6 +104,9 @@ const GPT_CELLS = [
   'gpt.prompt = "JULIET: O"',
   'gpt.prompt = "ROMEO€"',
   'print(json.dumps({"error": gpt.error, "prompt": gpt.prompt}))',
+  // What each head has learned (gpt.heads, once per checkpoint), against `gpt heads --json`.
+  `h = gpt.heads\nprint(json.dumps({**{k: {"shape": h[k].shape, "dtype": str(h[k].dtype), "rows": h[k].tolist()} for k in ${JSON.stringify(SCORES)}},`
+    + ' **{k: h[k] for k in ("probe", "probe_len", "loss_first", "loss_second", "best")}, "vocab": gpt.config["vocab"]}))',
 ];
 
 // marimo: the head wrapped by mo.ui.anywidget; a cell that reads its numbers runs again
@@ -467,6 +473,29 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   assert.deepEqual(first.config, [2, 4]);
   assert.ok(first.diff <= 1e-5, `the widget's weights against NumPy's float64 forward: ${first.diff}`);
   console.log(`# GptInspect against NumPy (f32 wasm vs f64): max |Δweight| ${first.diff.toExponential(2)}`);
+  // The heads' scores: (n_layer, n_head) float64 arrays in Python, equal to the native CLI's
+  // on the same file (its own build of the core: no wasm, no page, no widget protocol).
+  const heads = await untilJson(page, 6);
+  const cli = JSON.parse(execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'gpt', '--', 'heads', '--ckpt',
+    path.join(work, 'small.safetensors'), '--json'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 }));
+  assert.deepEqual([cli.n_layer, cli.n_head], [2, 4]);
+  let most = 0;
+  for (const k of SCORES) {
+    assert.deepEqual(heads[k].shape, [2, 4], `${k}'s shape in Python`);
+    assert.equal(heads[k].dtype, 'float64', k);
+    close(heads[k].rows, cli[k], 1e-6, `heads["${k}"] against gpt heads`);
+    most = Math.max(most, ...heads[k].rows.flat().map((v, j) => Math.abs(v - cli[k].flat()[j])));
+  }
+  for (const k of ['loss_first', 'loss_second']) {
+    assert.ok(Math.abs(heads[k] - cli[k]) <= 1e-6 * Math.max(1, Math.abs(cli[k])), `${k}: ${heads[k]} against ${cli[k]}`);
+  }
+  const vocab = Array.from(heads.vocab);
+  assert.equal(heads.probe_len, cli.probe_len);
+  assert.deepEqual(heads.probe, cli.probe.map((ids) => ids.map((i) => vocab[i]).join('')), 'the probe rows, as text');
+  const flat = heads.induction.rows.flat();
+  const top = flat.indexOf(Math.max(...flat));
+  assert.deepEqual([heads.best.layer, heads.best.head], [Math.floor(top / 4), top % 4], 'best: the largest induction score');
+  console.log(`# GptInspect.heads against gpt heads --json: max |Δscore| ${most.toExponential(2)}, losses ${heads.loss_first.toFixed(3)} / ${heads.loss_second.toFixed(3)}`);
   // From Python: a new prompt redraws (9 characters).
   await run(page, 3);
   const second = await check('JULIET: O');

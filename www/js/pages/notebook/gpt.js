@@ -11,7 +11,10 @@
 //
 // Python → here: _checkpoint (bytes of a .safetensors), prompt. Here → Python: prompt (as
 // drawn: the last 24 characters at most), tokens, weights { shape, data: float64 bytes },
-// config (GptLab.config(): n_layer, n_head, …), error.
+// config (GptLab.config(): n_layer, n_head, …), heads (GptLab.headScores() once per
+// checkpoint: previous_token, induction, first_token each { shape: [n_layer, n_head], data:
+// float64 bytes }, probe, probe_len, loss_first, loss_second, best; null when the model's
+// context is too short for the probe), error.
 
 import WASM from 'ap-inline:wasm';
 import KATEX_CSS from 'ap-inline:katex-css';
@@ -59,6 +62,20 @@ function weightsOf(a) {
   return { shape: [layers.length, layers[0]?.length ?? 0, t, t], data: new DataView(data.buffer) };
 }
 
+/** GptLab.headScores() as Python takes it: each score (layer-major, NL·NH float32) an
+ *  (n_layer, n_head) float64 array; null for a context under 4 tokens, where no probe (two
+ *  tokens at least, written twice) fits. */
+function headsOf(lab, blockSize) {
+  if (blockSize < 4) return null;
+  const s = lab.headScores();
+  const grid = (v) => ({ shape: [s.n_layer, s.n_head], data: new DataView(Float64Array.from(v).buffer) });
+  return {
+    previous_token: grid(s.previous_token), induction: grid(s.induction), first_token: grid(s.first_token),
+    probe: Array.from(s.probe, String), probe_len: s.probe_len, loss_first: s.loss_first, loss_second: s.loss_second,
+    best: { layer: s.best.layer, head: s.best.head, score: s.best.score },
+  };
+}
+
 function render({ model, el }) {
   const node = document.createElement('attn-gpt-inspect');
   const unfollow = followAttributes(model, node);
@@ -100,6 +117,7 @@ function render({ model, el }) {
       n_layer: info.n_layer, n_head: info.n_head, n_embd: info.n_embd, block_size: info.block_size,
       vocab_size: info.vocab_size, vocab: info.vocab, causal: info.causal,
     });
+    model.set('heads', headsOf(lab, info.block_size));
     model.save_changes();
     node.clearError();
     node.client = clientOf(lab, drawn);
