@@ -144,7 +144,34 @@ test('the repeated strings train an induction head in the page; open it, explain
   await settled(page);
   await assertClean(page);
   assert.equal((await state(page)).status, 'paused');
+
+  // the same grid, the page switched to Chinese: its words follow, its numbers stay
+  await page.locator('button[data-lang="zh"]').click();
+  await page.waitForFunction(() => /是一个归纳头/.test(document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').shadowRoot.textContent));
+  assert.deepEqual((await heads(page)).induction, page1.induction);
+  await gpt.locator('.heads-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${OUT}formed-zh.png` });
 }));
+
+test('a block too short for the probe: the grid says why, and the model still trains', { timeout: 120000 },
+  () => withGpt(async (page, gpt) => {
+    const field = settings(gpt).locator('input[name="block_size"]');
+    await field.fill('3');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('attn-gpt-train');
+      return el.dataset.status === 'idle' && el.state.info?.block_size === 3;
+    }, null, { timeout: 30000 });
+    await page.waitForFunction(() => /block_size \(3\)/.test(document.querySelector('attn-gpt-train').shadowRoot
+      .querySelector('attn-gpt-heads').shadowRoot.querySelector('.best').textContent));
+    await button(gpt, 'Start').click();
+    await page.waitForFunction(() => document.querySelector('attn-gpt-train').state.step >= 30, null,
+      { timeout: 60000, polling: 100 });
+    await button(gpt, 'Pause').click();
+    await waitStatus(page, 'paused');
+    assert.equal((await heads(page)).best, null);
+    await assertClean(page);
+  }));
 
 test('中文: the heads grid and the repeated strings speak Chinese', { timeout: 120000 }, () => withGpt(async (page, gpt) => {
   await pickRepeat(page, gpt, '重复的随机字符串（看归纳头形成）');
@@ -153,7 +180,7 @@ test('中文: the heads grid and the repeated strings speak Chinese', { timeout:
   const text = await page.locator('attn-gpt-train').evaluate((el) =>
     el.shadowRoot.querySelector('attn-gpt-heads').shadowRoot.textContent);
   assert.match(text, /归纳/);
-  assert.match(text, /第 0 步：最强的归纳头是第 \d 层第 \d 个头/);
+  assert.match(text, /第 0 步：还没有归纳头。最高的分数是 0\.0\d（第 \d 层第 \d 个头）/);
   assert.doesNotMatch(text, /previous-token|first-token|induction (score|head)/i); // "induction" alone: the preset
   await gpt.locator('.heads-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${OUT}fresh-zh.png` });

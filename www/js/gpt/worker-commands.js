@@ -196,7 +196,13 @@ function evaluate() {
   loop.evalStep = lab.steps();
   if (Number.isFinite(train) && Number.isFinite(val)) postMessage({ event: 'eval', step: lab.steps(), train, val });
   // what each head attends to on the probe, at the same steps: the heads grid and its curves
-  postMessage({ event: 'heads', step: lab.steps(), scores: lab.headScores() });
+  let scores = null;
+  try {
+    scores = lab.headScores();
+  } catch {
+    // a block too short for a probe (block_size < 4): the grid says why when it asks
+  }
+  if (scores) postMessage({ event: 'heads', step: lab.steps(), scores });
 }
 
 /** What postMessage can carry of an error: { message, code?, params? }. An Error is

@@ -6,6 +6,8 @@
 //   el.clear()              a new run: no grids, no curves
 //   el.ablation = GptLab.ablation() result, or null (a new model, or the old one trained on)
 //   el.running = bool       switching a head off waits for a pause
+//   el.why = () => text, or null   why this model cannot be measured (the core's error,
+//                           e.g. a block too short for a probe), said instead of the grids
 //   el.state → { step, best, previous_token, induction, first_token, selected, plot }  (tests)
 //   events (bubbling, composed): 'gpt-head-open' { layer, head, prompt }: open the head's
 //     attention on the probe's first row; 'gpt-head-ablate' { layer, head }: the host
@@ -23,6 +25,9 @@ import './gpt-plot.js';
 addStrings(GPT_STRINGS);
 
 const SCORES = ['previous_token', 'induction', 'first_token'];
+/** The best induction score from which the grid calls a head an induction head: several
+ *  times what evenly spread attention gives on the probe (about 0.06). */
+const INDUCTION_SEEN = 0.3;
 
 class AttnGptHeads extends AttnWidget {
   static tag = 'attn-gpt-heads';
@@ -31,11 +36,12 @@ class AttnGptHeads extends AttnWidget {
     table { border-collapse: separate; border-spacing: 3px; }
     caption { font-size: .85rem; font-weight: 600; text-align: left; padding-bottom: 2px; }
     th { font-size: .75rem; color: var(--_muted); font-weight: 600; padding: 0 2px; }
-    td button { min-width: 2.9rem; min-height: 2.2rem; padding: 2px 4px; border: 1px solid var(--_line);
+    td button, td button[aria-pressed="true"] { min-width: 2.9rem; min-height: 2.2rem; padding: 2px 4px; border: 1px solid var(--_line);
       border-radius: 6px; font: .8rem var(--_mono); font-variant-numeric: tabular-nums; color: var(--_fg);
       background: color-mix(in srgb, var(--_accent) calc(var(--v, 0) * 70%), var(--_bg)); }
-    td button.dark { color: #fff; }
-    td button[aria-pressed="true"] { outline: 3px solid var(--_fg); outline-offset: 1px; }
+    td button.dark, td button.dark[aria-pressed="true"] { color: #fff; }
+    /* the chosen head: outlined, its shade still its score (not the pressed-button fill) */
+    td button[aria-pressed="true"] { outline: 3px solid var(--_fg); outline-offset: 1px; font-weight: 700; }
     .head { margin: 6px 0; padding: 8px 10px; border-radius: 8px; background: var(--_accent-soft); }
     .head p { margin: 4px 0; }
     .head .actions { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; }
@@ -52,6 +58,7 @@ class AttnGptHeads extends AttnWidget {
   #ablation = null;
   #off = false; // the switch of the selected head
   #running = false;
+  #why = null;
 
   build(root) {
     const u = (this.ui = {});
@@ -91,6 +98,7 @@ class AttnGptHeads extends AttnWidget {
 
   show(step, scores) {
     if (!scores) return;
+    this.#why = null;
     this.#scores = scores;
     this.#step = step;
     this.ui.plot.add('first', step, scores.loss_first);
@@ -105,6 +113,7 @@ class AttnGptHeads extends AttnWidget {
 
   clear() {
     this.#scores = null;
+    this.#why = null;
     this.#selected = null;
     this.#ablation = null;
     this.#off = false;
@@ -115,6 +124,12 @@ class AttnGptHeads extends AttnWidget {
   set ablation(result) {
     this.#ablation = result;
     this.#off = Boolean(result) && this.#off;
+    this.#paint();
+  }
+
+  set why(say) {
+    this.#why = say;
+    if (say) this.#scores = null;
     this.#paint();
   }
 
@@ -152,13 +167,14 @@ class AttnGptHeads extends AttnWidget {
     const t = (k, v) => this.t(k, v);
     u.head.hidden = !s;
     if (!s) {
-      u.best.textContent = t('gpt.heads.none');
+      u.best.textContent = this.#why ? this.#why() : t('gpt.heads.none');
       u.grids.replaceChildren();
       return;
     }
     const label = (l, hd) => t('gpt.heads.name', { l: l + 1, h: hd + 1 });
-    u.best.textContent = t('gpt.heads.best', { step: formatGrouped(this.#step), name: label(s.best.layer, s.best.head),
-      score: s.best.score.toFixed(2) });
+    const formed = s.best.score >= INDUCTION_SEEN;
+    u.best.textContent = t(formed ? 'gpt.heads.best' : 'gpt.heads.notYet', { step: formatGrouped(this.#step),
+      name: label(s.best.layer, s.best.head), score: s.best.score.toFixed(2) });
     const sel = this.#selected;
     u.grids.replaceChildren(...SCORES.map((k) => h('table', {},
       h('caption', {}, t(`gpt.heads.${k}`)),

@@ -201,8 +201,9 @@ class AttnGptTrain extends AttnWidget {
     try {
       const scores = await client.call('heads');
       if (this.#s.info === info) this.ui.heads.show(info?.steps ?? 0, scores); // still that model
-    } catch {
-      // no model (a load that failed): the grid says so
+    } catch (err) {
+      // e.g. a block too short for the probe: said in the grid's place, in the page's language
+      if (this.#s.info === info) this.ui.heads.why = () => message(err, this.language);
     }
   }
 
