@@ -9,6 +9,11 @@ use attention_playground::gpt::{
     ActGrads, Activations, Gpt, GptConfig, Hyperparams, Trainer, Vocab,
 };
 
+/// Where the weights called `name` sit in `m.params`.
+fn range_of(m: &Gpt, name: &str) -> std::ops::Range<usize> {
+    m.index.spec(name).unwrap().range.clone()
+}
+
 /// A model whose every weight is 0 but ln_1's scale, with block_size T = 16 and head size
 /// 16, so position t can be a one-hot wpe[t] = e_t that survives ln_1 as a·e_t − b·𝟙.
 fn positional_model() -> Gpt {
@@ -22,11 +27,10 @@ fn positional_model() -> Gpt {
     };
     let mut m = Gpt::zeros(cfg).unwrap();
     let c = 32;
-    let range = |m: &Gpt, name: &str| m.index.spec(name).unwrap().range.clone();
     let (wpe, ln, attn) = (
-        range(&m, "transformer.wpe.weight"),
-        range(&m, "transformer.h.0.ln_1.weight"),
-        range(&m, "transformer.h.0.attn.c_attn.weight"),
+        range_of(&m, "transformer.wpe.weight"),
+        range_of(&m, "transformer.h.0.ln_1.weight"),
+        range_of(&m, "transformer.h.0.attn.c_attn.weight"),
     );
     for t in 0..16 {
         m.params[wpe.start + t * c + t] = 1.0; // wpe[t] = e_t
@@ -109,12 +113,7 @@ fn ablating_a_head_is_zeroing_what_c_proj_reads_from_it() {
     let (l, h, hs, c) = (1, 2, 4, 12);
     let mut ablated = Gpt::new(cfg.clone(), 5).unwrap();
     let mut zeroed = ablated.clone();
-    let proj = zeroed
-        .index
-        .spec(&format!("transformer.h.{l}.attn.c_proj.weight"))
-        .unwrap()
-        .range
-        .clone();
+    let proj = range_of(&zeroed, &format!("transformer.h.{l}.attn.c_proj.weight"));
     for row in zeroed.params[proj.clone()].chunks_exact_mut(c) {
         row[h * hs..(h + 1) * hs].fill(0.0); // (C out, C in): input channels of head h
     }
@@ -136,12 +135,7 @@ fn ablating_a_head_is_zeroing_what_c_proj_reads_from_it() {
     };
     let (la, lz) = (grads(&mut ablated), grads(&mut zeroed));
     assert!((la - lz).abs() < 1e-6, "{la} {lz}");
-    let attn = ablated
-        .index
-        .spec(&format!("transformer.h.{l}.attn.c_attn.weight"))
-        .unwrap()
-        .range
-        .clone();
+    let attn = range_of(&ablated, &format!("transformer.h.{l}.attn.c_attn.weight"));
     for (i, (ga, gz)) in ablated.grads.iter().zip(&zeroed.grads).enumerate() {
         let in_proj_cols = proj.contains(&i) && ((i - proj.start) % c) / hs == h;
         let row = (i.wrapping_sub(attn.start)) / c; // q | k | v rows of c_attn
