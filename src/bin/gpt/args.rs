@@ -64,7 +64,9 @@ impl Args {
 
 /// The preset, then every override flag (as tools/gpt_torch.py's `hyperparams`).
 pub fn hyperparams(a: &Args) -> Result<(String, Hyperparams), String> {
-    let preset: String = a.or("preset", "tiny".to_string())?;
+    // the induction task's own preset unless another is asked for: its phase change
+    let toy = a.get::<String>("toy")?.is_some();
+    let preset: String = a.or("preset", if toy { "induction" } else { "tiny" }.to_string())?;
     let mut hp = Hyperparams::preset(&preset).map_err(|e| e.to_string())?;
     for (flag, field) in [
         ("n-layer", &mut hp.n_layer),

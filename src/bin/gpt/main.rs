@@ -5,7 +5,7 @@
 //!   gpt sample --ckpt tiny.safetensors --prompt "ROMEO:" -n 100 --greedy
 //!   gpt eval   --ckpt tiny.safetensors --text "First Ci"
 //!   gpt bench  --preset tiny --data input.txt --iters 200
-//!   gpt train  --toy repeat --n-layer 2 --iters 1500 --heads-every 100 --out ind.safetensors
+//!   gpt train  --toy repeat --iters 2500 --heads-every 250 --out ind.safetensors
 //!   gpt heads  --ckpt ind.safetensors --json --ablate --toy repeat
 //!
 //! `--threads N` (train, bench) splits each batch into N row slices whose gradients run
@@ -46,7 +46,8 @@ const MODEL_FLAGS: [&str; 11] = [
 const USAGE: &str = "usage: gpt <train|sample|eval|bench|heads> [flags]
   model flags (train, bench): --preset tiny|small|cpu (tiny) --data FILE --seed N (1337)
     or --toy repeat: lines of a random string written twice, made from the seed
-    (--toy-alphabet 52 --toy-min-len 4 --toy-max-len 16 --toy-chars 400000)
+    (--toy-alphabet 52 --toy-min-len 4 --toy-max-len 16 --toy-chars 400000); its preset
+    is induction (2, 4, 32, 64, 32, lr 3e-3): an induction head forms by step ~1,750
     --n-layer --n-head --n-embd --block-size --batch-size --lr --weight-decay (override
     the preset) --dropout 0 --no-bias --no-causal
   train:  --iters N (2000) --eval-interval N (500) --out FILE.safetensors
