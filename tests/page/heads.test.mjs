@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SHOTS, pageSuite, settled } from './browser.mjs';
 import { REPO } from './dist.mjs';
-import { assertClean, button, gptOn, state, waitStatus } from './gpt-harness.mjs';
+import { assertClean, button, gptOn, openPretrained, state, waitStatus } from './gpt-harness.mjs';
 
 const site = pageSuite();
 const withGpt = gptOn(site);
@@ -38,17 +38,28 @@ async function pickRepeat(page, gpt, name) {
 const checkpointOf = (page) => page.locator('attn-gpt-train').evaluate(async (el) =>
   Array.from(await el.shadowRoot.querySelector('attn-gpt-inspect').client.call('save')));
 
-/** `gpt heads --json` of checkpoint bytes (the release CLI, as layer 1b builds it). */
+/** `gpt heads --json` of checkpoint file `file` (the release CLI, as layer 1b builds it). */
+const cliHeadsOf = (file) => JSON.parse(execFileSync('cargo', ['run', '--quiet', '--release', '--bin', 'gpt', '--',
+  'heads', '--ckpt', file, '--json'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+
+/** The same of checkpoint bytes. */
 async function cliHeads(bytes) {
   const dir = await mkdtemp(path.join(tmpdir(), 'heads-'));
   try {
     const file = path.join(dir, 'model.safetensors');
     await writeFile(file, Buffer.from(bytes));
-    const out = execFileSync('cargo', ['run', '--quiet', '--release', '--bin', 'gpt', '--', 'heads',
-      '--ckpt', file, '--json'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    return JSON.parse(out);
+    return cliHeadsOf(file);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every score of the page's grid `got` equals the CLI's `cli` (n_layer × n_head lists). */
+function sameScores(got, cli) {
+  for (const k of ['previous_token', 'induction', 'first_token']) {
+    const flat = cli[k].flat();
+    assert.equal(flat.length, got[k].length);
+    flat.forEach((v, i) => assert.ok(Math.abs(v - got[k][i]) < 1e-5, `${k}[${i}]: cli ${v}, page ${got[k][i]}`));
   }
 }
 
@@ -134,11 +145,7 @@ test('the repeated strings train an induction head in the page; open it, explain
   const cli = await cliHeads(await checkpointOf(page));
   const page1 = await heads(page);
   assert.equal(page1.step, paused.step);
-  for (const k of ['previous_token', 'induction', 'first_token']) {
-    const flat = cli[k].flat();
-    assert.equal(flat.length, 8);
-    flat.forEach((v, i) => assert.ok(Math.abs(v - page1[k][i]) < 1e-5, `${k}[${i}]: cli ${v}, page ${page1[k][i]}`));
-  }
+  sameScores(page1, cli);
   assert.ok(Math.abs(cli.induction[layer][head] - page1.best.score) < 1e-5);
   assert.ok(Math.abs(cli.loss_second - Number(from)) < 0.006, `${cli.loss_second} vs ${from}`);
   await settled(page);
@@ -152,6 +159,43 @@ test('the repeated strings train an induction head in the page; open it, explain
   assert.deepEqual((await heads(page)).induction, page1.induction);
   await gpt.locator('.heads-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${OUT}formed-zh.png` });
+
+  // Pause saved the run: a reload offers it, and Resume brings back the repeated strings
+  // (made again by the core), the model at its step, and the heads grid's curves
+  const saved = (await heads(page)).plot;
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await waitStatus(page, 'idle');
+  const offer = gpt.locator('.offer');
+  await offer.waitFor({ state: 'visible', timeout: 15000 });
+  await offer.getByRole('button', { name: '继续训练', exact: true }).click();
+  await waitStatus(page, 'paused');
+  await page.waitForFunction((n) => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').state.step === n, paused.step);
+  const back = await heads(page);
+  assert.equal(await settings(gpt).getByRole('radio', { name: '重复的随机字符串（看归纳头形成）' }).isChecked(), true);
+  assert.deepEqual(back.induction, page1.induction, 'the same weights: the same scores');
+  for (const k of ['first', 'second', 'induction']) {
+    assert.deepEqual(back.plot[k].slice(0, -1), saved[k].slice(0, -1), k);
+    assert.equal(back.plot[k].at(-1)[0], paused.step);
+  }
+  await assertClean(page);
+}));
+
+test('the pretrained Shakespeare model: its grid is the CLI\'s, and its first layer looks back one character', {
+  timeout: 120000,
+}, () => withGpt(async (page, gpt) => {
+  await openPretrained(page, gpt);
+  await page.waitForFunction(() => document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').state.previous_token.length === 8);
+  const got = await heads(page);
+  sameScores(got, cliHeadsOf(path.join(REPO, 'www/models/small.safetensors')));
+  // evenly spread attention would give mean 1/(t + 1) over t = 1..23: 0.12
+  const even = Array.from({ length: 23 }, (_, i) => 1 / (i + 2)).reduce((a, b) => a + b) / 23;
+  const layer0 = got.previous_token.slice(0, 4);
+  assert.ok(Math.min(...layer0) > 2 * even, `layer 1 previous-token ${layer0} against even ${even}`);
+  assert.ok(got.best.score < 0.1, 'no induction head: Shakespeare at block 32 did not need one');
+  await assertClean(page);
 }));
 
 test('a block too short for the probe: the grid says why, and the model still trains', { timeout: 120000 },

@@ -11,8 +11,9 @@
 //
 // record = { version: 2, id, name, startedAt, state: Uint8Array (GptLab.stateBytes:
 // weights + AdamW m, v, t + step, seed, sampler), step, savedAt (ms since 1970),
-// source: 'default' | 'own', text (own text, else null), preset, config, causal,
-// plot: { batch, train, val }, sample, sampleStep, eval }. A listed record also has
+// source: 'default' | 'own' | 'repeat', text (own text, else null), preset, config, causal,
+// plot: { batch, train, val, first, second, induction (the heads grid's curves) }, sample,
+// sampleStep, eval }. A listed record also has
 // `kind`: 'run' (it resumes here) or 'other' (another version of the page saved it: its
 // bytes download, it does not resume). Version 1 (one record, store "saves", key "last")
 // is moved into "runs" when the database is upgraded and read as a run.
@@ -105,7 +106,8 @@ function readRecord(id, value) {
   rec.name = typeof value.name === 'string' && value.name ? value.name : null;
   rec.startedAt = Number(value.startedAt) || rec.savedAt;
   const plot = value.plot && typeof value.plot === 'object' ? value.plot : {};
-  rec.plot = Object.fromEntries(['batch', 'train', 'val'].map((k) => [k, Array.isArray(plot[k]) ? plot[k] : []]));
+  rec.plot = Object.fromEntries(['batch', 'train', 'val', 'first', 'second', 'induction']
+    .map((k) => [k, Array.isArray(plot[k]) ? plot[k] : []]));
   return rec;
 }
 

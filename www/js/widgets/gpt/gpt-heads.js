@@ -5,6 +5,7 @@
 //                           the three layer × head grids and adds a point to the curves
 //   el.clear()              a new run: no grids, no curves
 //   el.ablation = GptLab.ablation() result, or null (a new model, or the old one trained on)
+//   el.curves = { first, second, induction }   a saved run's curves, back ([[step, value]…])
 //   el.running = bool       switching a head off waits for a pause
 //   el.why = () => text, or null   why this model cannot be measured (the core's error,
 //                           e.g. a block too short for a probe), said instead of the grids
@@ -119,6 +120,12 @@ class AttnGptHeads extends AttnWidget {
     this.#off = false;
     this.ui.plot.clear();
     this.#paint();
+  }
+
+  set curves(saved) {
+    for (const k of ['first', 'second', 'induction']) {
+      for (const [x, y] of Array.isArray(saved[k]) ? saved[k] : []) this.ui.plot.add(k, x, y);
+    }
   }
 
   set ablation(result) {

@@ -93,9 +93,12 @@ async function openRun(host, rec, status) {
 
 /** The curves, sample and numbers of saved run `rec`, at `step`. */
 function showRun(host, rec, step) {
-  const { plot, sample } = host.ui;
+  const { plot, sample, heads } = host.ui;
   plot.clear();
+  // the loss curves, and the heads grid's (each plot draws the kinds it has)
   for (const [k, pts] of Object.entries(rec.plot ?? {})) for (const [x, y] of pts) plot.add(k, x, y);
+  heads.clear(); // before the grid of this model arrives (adopt asked the worker for it)
+  heads.curves = rec.plot ?? {};
   sample.textContent = rec.sample ?? '';
   host.session.restore(rec, step);
 }

@@ -392,7 +392,8 @@ class AttnGptTrain extends AttnWidget {
     const { corpus, info, last } = this.#s;
     return runRecord(state.bytes, state.step, {
       corpus, preset: this.ui.settings.state.preset, config: this.ui.settings.value.config,
-      causal: Boolean(info.causal), plot: this.ui.plot.data, sample: this.ui.sample.textContent, last,
+      causal: Boolean(info.causal), plot: { ...this.ui.plot.data, ...this.ui.heads.state.plot },
+      sample: this.ui.sample.textContent, last,
     });
   }
 
