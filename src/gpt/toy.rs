@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(code(RepeatTask { alphabet: 1, ..ok }), "gpt.toy.alphabet");
         assert_eq!(code(RepeatTask { alphabet: 63, ..ok }), "gpt.toy.alphabet");
         assert_eq!(code(RepeatTask { min_len: 0, ..ok }), "gpt.toy.lengths");
-        assert_eq!(code(RepeatTask { min_len: 15, ..ok }), "gpt.toy.lengths");
+        assert_eq!(code(RepeatTask { min_len: 17, ..ok }), "gpt.toy.lengths");
         assert_eq!(code(RepeatTask { chars: 20, ..ok }), "gpt.toy.chars");
     }
 }
