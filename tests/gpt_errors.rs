@@ -116,7 +116,7 @@ fn config_errors_say_what_they_said() {
     check(
         Hyperparams::preset("huge").unwrap_err(),
         "gpt.config.unknown_preset",
-        "unknown preset \"huge\"; choose one of tiny, small, cpu",
+        "unknown preset \"huge\"; choose one of tiny, small, cpu, induction",
     );
     let mut hp = tiny();
     hp.lr = -1.0;
@@ -325,6 +325,8 @@ fn every_code_the_core_uses_is_in_the_table() {
         "sample",
         "state",
         "trainer",
+        "toy",
+        "heads",
     ]
     .map(|f| format!("{dir}/gpt/{f}.rs"))
     .into_iter()
