@@ -54,6 +54,12 @@ async function cliHeads(bytes) {
   }
 }
 
+/** The head of layer 0 with the highest previous-token score, in grid state `g`. */
+function page1Prev(g) {
+  const row = g.previous_token.slice(0, g.previous_token.length / 2);
+  return row.indexOf(Math.max(...row));
+}
+
 /** Every score of the page's grid `got` equals the CLI's `cli` (n_layer × n_head lists). */
 function sameScores(got, cli) {
   for (const k of ['previous_token', 'induction', 'first_token']) {
@@ -140,6 +146,18 @@ test('the repeated strings train an induction head in the page; open it, explain
   const said = await hp.locator('.head p[role="status"]').innerText();
   const [, from, to] = said.match(/from ([\d.]+) to ([\d.]+)/);
   assert.ok(Number(to) > Number(from) + 0.2, said);
+
+  // as the text says: switching off layer 1's strongest previous-token head breaks the
+  // induction head too (it reads what that head wrote)
+  const prev0 = page1Prev(await heads(page));
+  await gpt.locator(`attn-gpt-heads button[data-score="previous_token"][data-l="0"][data-h="${prev0}"]`).click();
+  await hp.getByRole('checkbox', { name: 'Switch this head off' }).check();
+  await page.waitForFunction(() => /loss goes from/.test(document.querySelector('attn-gpt-train').shadowRoot
+    .querySelector('attn-gpt-heads').shadowRoot.querySelector('.head').textContent));
+  const saidPrev = await hp.locator('.head p[role="status"]').innerText();
+  const [, fromP, toP] = saidPrev.match(/from ([\d.]+) to ([\d.]+)/);
+  console.log(`# off: induction head L${layer + 1} H${head + 1}: ${from} → ${to}; previous-token head L1 H${prev0 + 1}: ${fromP} → ${toP}`);
+  assert.ok(Number(toP) > Number(fromP) + 1, saidPrev);
 
   // the page's scores are the native core's on the same weights
   const cli = await cliHeads(await checkpointOf(page));
