@@ -26,7 +26,8 @@ if (!dist) {
   console.error('usage: node tools/subset-fonts.mjs DIST');
   process.exit(2);
 }
-const { KATEX_CSS, ...groups } = await import(pathToFileURL(path.resolve('www/js/ui/formulas.gen.js')));
+// eslint-disable-next-line no-unused-vars -- KATEX_FONTS: URLs, not formulas
+const { KATEX_CSS, KATEX_FONTS, ...groups } = await import(pathToFileURL(path.resolve('www/js/ui/formulas.gen.js')));
 
 const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
 const AMS_CLASS = /(^|\s)(mathbb|amsrm|textbb)(\s|$)/;

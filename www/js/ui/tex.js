@@ -14,12 +14,11 @@
 // holds the LaTeX source. KaTeX's stylesheet comes with the prebuilt formulas (its text,
 // not a request): its @font-face rules go to the document (fonts cannot be declared inside
 // a shadow root), the rest to every shadow root that adopts it, at once, so a widget's
-// first layout has its formulas styled. Its fonts' paths resolve relative to this module's
-// copy of the sheet: any sub-path of any server works.
+// first layout has its formulas styled. Its fonts are found by URLs relative to this module
+// (KATEX_FONTS, literals a bundler rewrites): any sub-path of any server works, and so does
+// a site a bundler built around the npm package.
 
-import { KATEX_CSS } from './formulas.gen.js';
-
-const CSS_URL = new URL('../../vendor/katex/katex.min.css', import.meta.url).href;
+import { KATEX_CSS, KATEX_FONTS } from './formulas.gen.js';
 // The options tools/typeset.mjs typesets with (both must agree).
 const OPTIONS = { throwOnError: true, output: 'htmlAndMathml' };
 const NS = [null, 'http://www.w3.org/2000/svg', 'http://www.w3.org/1998/Math/MathML'];
@@ -51,8 +50,14 @@ function texSheet() {
   if (sheet) return sheet;
   const fonts = cssText.match(/@font-face\s*{[^}]*}/g) ?? [];
   const faces = new CSSStyleSheet();
-  // A constructed sheet resolves url() against the document: make them absolute.
-  faces.replaceSync(fonts.join('\n').replace(/url\(([^)]+)\)/g, (_, u) => `url(${new URL(u.replace(/["']/g, ''), CSS_URL)})`));
+  // A constructed sheet resolves url() against the document: each woff2 font by its own URL
+  // (KATEX_FONTS: what a bundler emitted, or the file beside this site), and the woff and
+  // ttf fallbacks, never fetched where woff2 loads and not shipped, left out.
+  const src = (face) => face.replace(/,?url\(([^)]+)\)\s*format\([^)]*\)/g, (all, u) => {
+    const url = KATEX_FONTS[u.replace(/["']/g, '')];
+    return url ? `url(${url}) format("woff2")` : u.startsWith('data:') ? all : '';
+  }).replace(/src:,/, 'src:');
+  faces.replaceSync(fonts.map(src).join('\n'));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, faces];
   sheet = new CSSStyleSheet();
   sheet.replaceSync(`${cssText.replace(/@font-face\s*{[^}]*}/g, '')}\n${QUIET_MATHML}`);
