@@ -9,7 +9,9 @@
 // js/chunk-*.js. Modules find their files with new URL('rel', import.meta.url); once a module
 // sits inside another file, import.meta.url is that file's URL, so each such literal is
 // rewritten to a path from the site's root, and each output file then gets its own way
-// there (a placeholder replaced after the build, per file). Nothing else is changed.
+// there (a placeholder replaced after the build, per file). An import() of a computed URL
+// gets back the comments that tell a bundler to leave it to the browser. Nothing else is
+// changed.
 
 import * as esbuild from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -78,7 +80,10 @@ for (const file of Object.keys(result.metafile.outputs)) {
   const abs = path.resolve(file);
   if (!abs.endsWith('.js')) continue;
   const up = path.relative(path.dirname(abs), out).split(path.sep).join('/');
-  const text = (await readFile(abs, 'utf8')).replaceAll(ROOT, up ? `${up}/` : './');
+  const text = (await readFile(abs, 'utf8')).replaceAll(ROOT, up ? `${up}/` : './')
+    // an import of a computed URL (a GPT build's glue) is the browser's, not a bundler's that
+    // takes these files (the npm package): the comments esbuild dropped, put back
+    .replace(/\bimport\((?=[A-Za-z_$])/g, 'import(/*webpackIgnore:true*//*@vite-ignore*/');
   await writeFile(abs, text);
   bytes += text.length;
 }

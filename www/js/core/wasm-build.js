@@ -11,10 +11,25 @@ const RELAXED_MADD_PROBE = new Uint8Array([
   65, 1, 253, 17, 65, 1, 253, 17, 65, 1, 253, 17, 253, 133, 2, 11,
 ]);
 
+// Each build's JS glue and its wasm, by literal URLs: a bundler that takes these modules (the
+// npm package in a Vite or webpack site) emits both files and rewrites the URLs. The wasm is
+// handed to the glue (its own URL for it, relative to itself, is not one a bundler sees).
 const MODULES = {
   fma: new URL('../../pkg-gpt-fma/attention_playground.js', import.meta.url).href,
   simd128: new URL('../../pkg-gpt/attention_playground.js', import.meta.url).href,
 };
+const WASM = {
+  fma: new URL('../../pkg-gpt-fma/attention_playground_bg.wasm', import.meta.url).href,
+  simd128: new URL('../../pkg-gpt/attention_playground_bg.wasm', import.meta.url).href,
+};
+
+/** Imports build `b`'s glue (by URL: a bundler must leave the import alone) and starts its
+ *  wasm; resolves to the glue module's exports. */
+export async function startBuild(b) {
+  const wasm = await import(/* webpackIgnore: true */ /* @vite-ignore */ b.module);
+  await wasm.default({ module_or_path: b.wasmUrl });
+  return wasm;
+}
 
 /** True when this engine validates relaxed SIMD's f32x4.relaxed_madd. */
 export function hasRelaxedSimd() {
@@ -25,14 +40,16 @@ export function hasRelaxedSimd() {
   }
 }
 
-/** { name: 'fma' | 'simd128', module: URL of its JS glue }: `forced` ('fma', 'simd128')
- *  when given and runnable, else the fastest this browser runs. */
-export { MODULES };
-
+/** { name: 'fma' | 'simd128', module: URL of its JS glue, wasmUrl: of its wasm }: `forced`
+ *  ('fma', 'simd128') when given and runnable, else the fastest this browser runs. */
 export function pickBuild(forced) {
   const name = forced === 'simd128' || !hasRelaxedSimd() ? 'simd128' : 'fma';
-  return { name, module: MODULES[name] };
+  return { name, module: MODULES[name], wasmUrl: WASM[name] };
 }
+
+/** Build `name` as pickBuild gives it, runnable here or not (the bench page times both). */
+export const buildNamed = (name) => ({ name, module: MODULES[name], wasmUrl: WASM[name] });
+export const BUILD_NAMES = Object.keys(MODULES);
 
 /** Imports and starts the build pickBuild(forced) names; falls back to simd128 if the FMA
  *  build is missing (a site that copied pkg-gpt/ only) or fails to start. Resolves to
@@ -40,8 +57,7 @@ export function pickBuild(forced) {
 export async function loadBuild(forced) {
   const build = pickBuild(forced);
   try {
-    const wasm = await import(build.module);
-    await wasm.default();
+    const wasm = await startBuild(build);
     return { ...build, wasm };
   } catch (err) {
     if (build.name === 'simd128') throw err;

@@ -1,12 +1,20 @@
 // The page's side of the GPT worker (worker.js documents the protocol): one request
 // = one promise; the loop's events go to the listener given to the constructor.
 
+import { fromOtherOrigin, viaBlob } from '../core/cross-origin-worker.js';
+
 /** An Error from a worker reply or event ({ error | message, code?, params? }), with the
  *  core's `code` and `params` back on it (message() in widget-base.js says it). */
 export function workerError(data) {
   const err = new Error(data.error ?? data.message ?? '');
   if (typeof data.code === 'string') Object.assign(err, { code: data.code, params: data.params ?? {} });
   return err;
+}
+
+/** `url` with ?build=`build`. */
+function withBuild(url, build) {
+  url.searchParams.set('build', build);
+  return url;
 }
 
 export class GptClient {
@@ -17,11 +25,17 @@ export class GptClient {
   /** `onEvent(msg)` receives the worker's events; a worker that dies (an uncaught error,
    *  a failed start) rejects every pending call (an error with `crashed: true`) and sends { event: 'stopped', reason:
    *  'crashed', message }: the page then needs a new GptClient. `build` ('fma' or
-   *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js). */
+   *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js).
+   *  Without one the worker's URL and options are the literals a bundler (Vite, webpack: the
+   *  npm package) recognises and builds as a worker; a forced build goes as its ?build=. */
   constructor(onEvent, { build } = {}) {
-    const url = new URL('./worker.js', import.meta.url);
-    if (build) url.searchParams.set('build', build);
-    this.#worker = new Worker(url, { type: 'module' });
+    if (fromOtherOrigin(import.meta.url)) { // the package from a CDN
+      this.#worker = viaBlob(new URL('./worker.js', import.meta.url).href, { name: build ?? '' });
+    } else if (build) { // tests, benchmarks
+      this.#worker = new Worker(withBuild(new URL('./worker.js', import.meta.url), build), { type: 'module' });
+    } else {
+      this.#worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    }
     this.#worker.onmessage = ({ data }) => {
       if (data.event) {
         onEvent(data);

@@ -3,7 +3,7 @@
 // slice of each batch against the weights the coordinator (worker.js) sends.
 //
 // Requests (coordinator → this worker), each answered once with { id, ok, ... }:
-//   init  { module, config }   the wasm build to load (a URL: pkg-gpt/ or pkg-gpt-fma/) and the
+//   init  { build, config }    the wasm build to load ({ module, wasmUrl }: pkg-gpt/ or pkg-gpt-fma/) and the
 //                              lab's replicaConfig()                       → { ok }
 //   grads { params, x, y, rows, batchRows }   params: Float32Array (or absent when
 //                              shared: see below), x, y: Uint32Array (rows × T)
@@ -15,13 +15,14 @@
 // A dying gradient worker is the page tests' to make (tests/page/gpt-test-worker.mjs wraps
 // this one): nothing here is for them.
 
+import { startBuild } from '../core/wasm-build.js';
+
 let rep = null;
 let shared = null;
 
 const commands = {
-  async init({ module, config }) {
-    const mod = await import(module);
-    await mod.default();
+  async init({ build, config }) {
+    const mod = await startBuild(build);
     rep?.free();
     rep = new mod.GptReplica(config);
     return {};

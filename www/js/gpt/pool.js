@@ -13,11 +13,15 @@
 
 const RESPAWNS = 3; // deaths after which a slot is given up
 
+import { fromOtherOrigin, viaBlob } from '../core/cross-origin-worker.js';
+
 class Died extends Error {}
 
 /** One gradient worker: requests answered in order, a death rejects what waits. */
 class GradWorker {
-  #worker = new Worker(new URL('./grad-worker.js', import.meta.url), { type: 'module' });
+  #worker = fromOtherOrigin(import.meta.url)
+    ? viaBlob(new URL('./grad-worker.js', import.meta.url).href) // the package from a CDN
+    : new Worker(new URL('./grad-worker.js', import.meta.url), { type: 'module' });
   #next = 1;
   #pending = new Map();
   dead = false;
@@ -55,7 +59,7 @@ class GradWorker {
 }
 
 export class GradPool {
-  #module; // URL of the wasm build every worker loads
+  #build; // the wasm build every worker loads: { module, wasmUrl } (wasm-build.js)
   #workers = []; // ready gradient workers, in slice order 1..k−1
   #want = 0; // gradient workers asked for (k − 1)
   #deaths = 0;
@@ -66,9 +70,10 @@ export class GradPool {
   #split; // the core's gptSplitRows: B rows, k workers → [row0, rows, …]
   lost = 0; // gradient workers that died so far (for the page)
 
-  /** `module`: the URL of the wasm build's JS glue; `splitRows`: its gptSplitRows. */
-  constructor(module, splitRows) {
-    this.#module = module;
+  /** `build`: the wasm build's { module (its JS glue's URL), wasmUrl }; `splitRows`: its
+   *  gptSplitRows. */
+  constructor(build, splitRows) {
+    this.#build = { module: build.module, wasmUrl: build.wasmUrl };
     this.#split = splitRows;
   }
 
@@ -147,7 +152,7 @@ export class GradPool {
     while (this.#workers.length < this.#want) {
       const w = new GradWorker();
       try {
-        await w.call('init', { module: this.#module, config });
+        await w.call('init', { build: this.#build, config });
         if (this.#sab) await this.#share(w, n);
         this.#workers.push(w);
       } catch (err) {

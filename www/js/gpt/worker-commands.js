@@ -16,14 +16,16 @@ const EVAL_ITERS = 10;
 const SAMPLE_CHARS = 200;
 
 // The wasm build: relaxed SIMD (FMA) where this browser validates it, else simd128;
-// `?build=simd128|fma` on this worker's URL forces one (tests, benchmarks).
+// `?build=simd128|fma` on this worker's URL, or its name when it was started through a blob:
+// (from a CDN, cross-origin-worker.js), forces one (tests, benchmarks).
 let build = null;
 let GptLab = null;
 let pool = null;
-const ready = loadBuild(new URL(self.location.href).searchParams.get('build')).then((b) => {
+const forced = new URL(self.location.href).searchParams.get('build') ?? (self.name || null);
+const ready = loadBuild(forced).then((b) => {
   build = b;
   GptLab = b.wasm.GptLab;
-  pool = new GradPool(b.module, b.wasm.gptSplitRows);
+  pool = new GradPool(b, b.wasm.gptSplitRows);
   pool.resize(defaultWorkers());
 });
 let lab = null;

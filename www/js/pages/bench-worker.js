@@ -6,16 +6,14 @@
 // rows); { attention: { t, d }, iters } for the causal attention forward alone, answered
 // with { result } (gptAttentionBench's JSON). { error } when anything fails.
 
-import { MODULES as BUILDS } from '../core/wasm-build.js';
+import { BUILD_NAMES, buildNamed, startBuild } from '../core/wasm-build.js';
 
 const build = new URLSearchParams(self.location.search).get('build') ?? 'simd128';
 // Loaded by a promise, not a top-level await: a message arriving during the await would
 // find no onmessage yet and be lost.
 async function load() {
-  if (!(build in BUILDS)) throw new Error(`unknown build ${build} (use ${Object.keys(BUILDS).join(', ')})`);
-  const wasm = await import(BUILDS[build]);
-  await wasm.default();
-  return wasm;
+  if (!BUILD_NAMES.includes(build)) throw new Error(`unknown build ${build} (use ${BUILD_NAMES.join(', ')})`);
+  return startBuild(buildNamed(build));
 }
 const ready = load();
 ready.catch(() => {}); // reported by the first message's answer

@@ -11,6 +11,7 @@ import { AttnWidget, define, h } from '../../ui/widget-base.js';
 import { formatFixed } from '../../ui/format.js';
 import { fillStrings, k } from '../base/labels.js';
 import { NOTE_WIDGET_CSS } from '../base/lesson-css.js';
+import { fromOtherOrigin, viaBlob } from '../../core/cross-origin-worker.js';
 
 const DIMS = [4, 16, 64, 256, 512];
 const N = 20000;
@@ -82,7 +83,9 @@ class Variance extends AttnWidget {
   #start(id, onRow) {
     const job = { id, seed: this.#seed, dims: DIMS, n: N };
     try {
-      this.#worker ??= new Worker(new URL('./variance-worker.js', import.meta.url), { type: 'module' });
+      this.#worker ??= fromOtherOrigin(import.meta.url)
+        ? viaBlob(new URL('./variance-worker.js', import.meta.url).href) // the package from a CDN
+        : new Worker(new URL('./variance-worker.js', import.meta.url), { type: 'module' });
       this.#worker.onmessage = (e) => onRow(e.data);
       this.#worker.postMessage(job);
     } catch {
