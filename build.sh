@@ -10,6 +10,8 @@
 #   ./build.sh dist         build, then write dist/attention-playground/ (copy it to any static host)
 #   ./build.sh wheel        dist, then the Python package (anywidget widgets for notebooks) into
 #                           dist/python/attention_playground-<version>-py3-none-any.whl
+#   ./build.sh npm          dist, then the widgets' npm package into
+#                           dist/npm/attention-playground-<version>.tgz (never published from here)
 #   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
 #
 # Idempotent: a second run installs nothing and rebuilds only what changed.
@@ -138,6 +140,22 @@ setup_npm() {
     npm ci --no-audit --no-fund
     echo "$want" >"$stamp"
   fi
+}
+
+setup_npm_hosts() {
+  # The site builders the npm package is installed into (Vite, VitePress, Docusaurus) and
+  # TypeScript, which reads its declarations: their own npm
+  # project (tests/hosts/npm-tools/), installed into target/npm-hosts/ when its lock changes.
+  local dir=target/npm-hosts stamp=target/npm-hosts/.package-lock.sha want
+  want=$(sha256sum tests/hosts/npm-tools/package-lock.json | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "npm ci of the host tools (Vite, VitePress, Docusaurus, TypeScript) into $dir/ (about a minute, once per lock)"
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp tests/hosts/npm-tools/package.json tests/hosts/npm-tools/package-lock.json "$dir/"
+    (cd "$dir" && npm ci --no-audit --no-fund)
+    echo "$want" >"$stamp"
+  fi
+  export NPM_HOSTS=$ROOT/$dir/node_modules
 }
 
 build_corpus() {
@@ -282,6 +300,22 @@ python_package() {
   echo "wheel: $whl ($(stat -c%s "$whl") bytes)"
 }
 
+npm_package() {
+  # The widgets as an npm package: the files widgets.js and attn-head.js reach in the built
+  # site, package.json, custom-elements.json and the types (tools/npm-package.mjs), packed by
+  # npm into dist/npm/attention-playground-<version>.tgz. Never published from here:
+  # docs/embedding.md says how a release is.
+  dist
+  step "writing the npm package into dist/npm/"
+  local version
+  version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+  rm -rf dist/npm && mkdir -p dist/npm
+  node tools/npm-package.mjs dist/attention-playground dist/npm/package "$version"
+  (cd dist/npm/package && npm pack --pack-destination .. --silent >/dev/null)
+  rm -rf dist/npm/package
+  echo "packed: dist/npm/attention-playground-$version.tgz ($(du -b "dist/npm/attention-playground-$version.tgz" | cut -f1) bytes)"
+}
+
 wheel() {
   dist
   python_package
@@ -291,8 +325,8 @@ wheel() {
 run_tests() {
   setup_browser
   # dist, not only build: the embed and host page tests copy dist/attention-playground/;
-  # the notebook tests install the wheel made from it.
-  dist
+  # the notebook tests install the wheel made from it, the npm tests the package.
+  npm_package
   python_package
   step "hygiene: cargo fmt --check"
   cargo fmt --all -- --check
@@ -329,6 +363,7 @@ run_tests() {
   RUSTFLAGS=$FMA_RUSTFLAGS CARGO_TARGET_DIR=$FMA_TARGET_DIR timeout -k 30 900 bash -c 'wasm_test "$@"' _ --test web_kernels ||
     die "the kernel suite (FMA build) failed (exit $?; 124 means it ran past 15 min)"
   export NBTOOLS=$ROOT/target/nbtools # the notebook tests' JupyterLab (tests/page/notebook.test.mjs)
+  setup_npm_hosts # the npm package's hosts (tests/page/npm.test.mjs)
   step "layer 3: page tests (playwright-core + Debian chromium), two files at a time"
   # Two files side by side: one Chromium leaves the second core partly idle (the suite
   # takes ~75% of its one-at-a-time time: 528 s against 717 s for 180 tests). A file that
@@ -370,8 +405,9 @@ case "${1:-build}" in
   serve) shift; serve "$@" ;;
   dist) dist ;;
   wheel) wheel ;;
+  npm) npm_package ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
   -h | --help | help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, wheel, fuzz [SECONDS])" ;;
+  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, wheel, npm, fuzz [SECONDS])" ;;
 esac

@@ -1,0 +1,1 @@
+export default { weeks: ['index', 'head', 'softmax'] };
