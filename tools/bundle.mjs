@@ -14,12 +14,15 @@
 // changed.
 
 import * as esbuild from 'esbuild';
+import { WIDGETS } from '../www/js/widgets/manifest.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const [src, out] = process.argv.slice(2).map((p) => path.resolve(p));
+const args = process.argv.slice(2);
+const elementsOnly = args.includes('--elements');
+const [src, out] = args.filter((a) => !a.startsWith('--')).map((p) => path.resolve(p));
 if (!src || !out) {
-  console.error('usage: node tools/bundle.mjs SRC OUT');
+  console.error('usage: node tools/bundle.mjs SRC OUT [--elements]');
   process.exit(2);
 }
 
@@ -35,6 +38,12 @@ const TEACHERS = [['widgets.js'], ['attn-head.js']];
 const PAGES = ['js/pages/lesson.js', 'js/pages/embed.js'];
 const ALONE = ['js/pages/explain-demo.js', 'js/pages/bench.js', 'js/gpt/worker.js', 'js/gpt/grad-worker.js',
   'js/pages/bench-worker.js', 'js/widgets/notes/variance-worker.js'];
+// --elements (the npm package, tools/npm-package.mjs): instead of all those, each element's
+// module alone as OUT/<tag>.js, one family split into chunks of its own, for a site that
+// imports one element (attention-playground/attn-softmax-steps.js). <attn-head>'s is
+// attn-head.js, the teacher's script.
+const ELEMENTS = [...new Map(WIDGETS.filter((w) => w.module !== 'head/attn-head.js')
+  .map((w) => [w.module, { in: `js/widgets/${w.module}`, out: w.tag }])).values()];
 const ROOT = '__AP_ROOT__/';
 const URL_LITERAL = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
@@ -56,7 +65,7 @@ const rootUrls = {
 };
 
 const bundle = (entries, splitting) => esbuild.build({
-  entryPoints: entries.map((e) => path.join(src, e)),
+  entryPoints: entries.map((e) => (typeof e === 'string' ? path.join(src, e) : { in: path.join(src, e.in), out: e.out })),
   outbase: src,
   outdir: out,
   entryNames: '[dir]/[name]',
@@ -73,7 +82,8 @@ const bundle = (entries, splitting) => esbuild.build({
   plugins: [rootUrls],
 });
 
-const runs = [...await Promise.all(TEACHERS.map((family) => bundle(family, true))), await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
+const runs = elementsOnly ? [await bundle(ELEMENTS, true)]
+  : [...await Promise.all(TEACHERS.map((family) => bundle(family, true))), await bundle(PAGES, true), ...await Promise.all(ALONE.map((e) => bundle([e], false)))];
 const result = { metafile: { outputs: Object.assign({}, ...runs.map((r) => r.metafile.outputs)) } };
 let bytes = 0;
 for (const file of Object.keys(result.metafile.outputs)) {
@@ -88,4 +98,4 @@ for (const file of Object.keys(result.metafile.outputs)) {
   bytes += text.length;
 }
 if (process.env.BUNDLE_META) await writeFile(process.env.BUNDLE_META, JSON.stringify(result.metafile));
-console.log(`bundled ${TEACHERS.flat().length + PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);
+console.log(`bundled ${elementsOnly ? ELEMENTS.length : TEACHERS.flat().length + PAGES.length + ALONE.length} entry points into ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files (${bytes} bytes)`);

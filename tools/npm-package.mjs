@@ -6,8 +6,9 @@
 //      OUT      the package folder to write (emptied first)
 //      VERSION  the crate's version (Cargo.toml)
 //
-// The package holds the two teachers' scripts (widgets.js, attn-head.js) and every file they
-// reach, found by following the bundle: each `import`, `from "…"` and
+// The package holds the two teachers' scripts (widgets.js, attn-head.js), each element's
+// module alone (<tag>.js, bundled by tools/bundle.mjs --elements into a copy of DIST) and
+// every file they reach, found by following the bundle: each `import`, `from "…"` and
 // `new URL("…", import.meta.url)` of a file it holds (the chunks, the workers, the wasm and
 // its glue, KaTeX's stylesheet and the fonts it names, the corpus and the pretrained model),
 // at the paths the site has, so each module finds the others as it does there. The site's
@@ -16,11 +17,22 @@
 // widgets.d.ts (HTMLElementTagNameMap), both written from the widget manifest
 // (www/js/widgets/manifest.js), and a README.
 
-import { access, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { access, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { WIDGETS } from '../www/js/widgets/manifest.js';
 
-const ENTRIES = ['widgets.js', 'attn-head.js'];
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const TEACHERS = ['widgets.js', 'attn-head.js'];
+/** The file that defines `tag` alone (tools/bundle.mjs --elements): the first tag of its
+ *  module names it; <attn-head>'s module is attn-head.js, the teacher's script. */
+const elementFile = (tag) => {
+  const { module } = WIDGETS.find((w) => w.tag === tag);
+  return module === 'head/attn-head.js' ? 'attn-head.js' : `${WIDGETS.find((w) => w.module === module).tag}.js`;
+};
+const ELEMENT_FILES = [...new Set(WIDGETS.map((w) => elementFile(w.tag)))];
 // import("./x.js"), from"./x.js", new URL("x", import.meta.url) (either quote: the
 // wasm-bindgen glue writes single ones); url(x) in a stylesheet
 const JS_REFS = [
@@ -91,19 +103,14 @@ function manifest() {
     events: EVENTS,
     cssProperties: CSS_PROPERTIES,
   }));
-  const exports = WIDGETS.map((w) => ({ kind: 'custom-element-definition', name: w.tag,
-    declaration: { name: className(w.tag), module: 'widgets.js' } }));
-  const head = WIDGETS.find((w) => w.tag === 'attn-head');
+  const definition = (w) => ({ kind: 'custom-element-definition', name: w.tag,
+    declaration: { name: className(w.tag), module: 'widgets.js' } });
+  const alone = ELEMENT_FILES.map((file) => ({ kind: 'javascript-module', path: file, declarations: [],
+    exports: WIDGETS.filter((w) => elementFile(w.tag) === file).map(definition) }));
   return {
     schemaVersion: '2.1.0',
     readme: 'README.md',
-    modules: [
-      { kind: 'javascript-module', path: 'widgets.js', declarations, exports },
-      { kind: 'javascript-module', path: 'attn-head.js',
-        declarations: [],
-        exports: [{ kind: 'custom-element-definition', name: 'attn-head',
-          declaration: { name: className(head.tag), module: 'widgets.js' } }] },
-    ],
+    modules: [{ kind: 'javascript-module', path: 'widgets.js', declarations, exports: WIDGETS.map(definition) }, ...alone],
   };
 }
 
@@ -144,7 +151,8 @@ npm install attention-playground
 \`\`\`
 
 \`\`\`js
-import 'attention-playground/widgets.js'; // every element (or attention-playground/attn-head.js: <attn-head> alone)
+import 'attention-playground/widgets.js'; // every element
+import 'attention-playground/attn-softmax-steps.js'; // or one element alone (attention-playground/<tag>.js)
 \`\`\`
 
 \`\`\`html
@@ -168,18 +176,23 @@ async function main() {
     console.error('usage: node tools/npm-package.mjs DIST OUT VERSION');
     process.exit(2);
   }
-  const files = await closure(dist, ENTRIES);
-  // KaTeX's stylesheet names its fonts; the folder comes whole (its LICENSE with it)
+  // the site, plus each element's module alone, bundled beside it (the same chunks' folder)
+  const stage = await mkdtemp(path.join(tmpdir(), 'attn-npm-stage-'));
+  await cp(dist, stage, { recursive: true });
+  execFileSync('node', [path.join(REPO, 'tools/bundle.mjs'), path.join(REPO, 'www'), stage, '--elements'],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const files = await closure(stage, [...new Set([...TEACHERS, ...ELEMENT_FILES])]);
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   for (const f of files) {
     await mkdir(path.dirname(path.join(out, f)), { recursive: true });
-    await cp(path.join(dist, f), path.join(out, f));
+    await cp(path.join(stage, f), path.join(out, f));
   }
-  await cp(path.join(dist, 'vendor/katex/LICENSE'), path.join(out, 'vendor/katex/LICENSE'));
+  await cp(path.join(stage, 'vendor/katex/LICENSE'), path.join(out, 'vendor/katex/LICENSE'));
+  await rm(stage, { recursive: true, force: true });
   await writeFile(path.join(out, 'custom-elements.json'), `${JSON.stringify(manifest(), null, 2)}\n`);
   await writeFile(path.join(out, 'widgets.d.ts'), types());
-  await writeFile(path.join(out, 'attn-head.d.ts'), "export * from './widgets.js';\n");
+
   await writeFile(path.join(out, 'README.md'), README(version));
   const pkg = {
     name: 'attention-playground',
@@ -192,7 +205,8 @@ async function main() {
     exports: {
       '.': { types: './widgets.d.ts', default: './widgets.js' },
       './widgets.js': { types: './widgets.d.ts', default: './widgets.js' },
-      './attn-head.js': { types: './attn-head.d.ts', default: './attn-head.js' },
+      // each element alone: attention-playground/<tag>.js
+      ...Object.fromEntries(WIDGETS.map((w) => [`./${w.tag}.js`, { types: './widgets.d.ts', default: `./${elementFile(w.tag)}` }])),
       './custom-elements.json': './custom-elements.json',
       './package.json': './package.json',
     },
@@ -204,7 +218,7 @@ async function main() {
     keywords: ['attention', 'transformer', 'web-components', 'custom-elements', 'webassembly', 'education'],
   };
   await writeFile(path.join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  console.log(`${files.length} files of ${dist} reached from ${ENTRIES.join(', ')}`);
+  console.log(`${files.length} files reached from ${TEACHERS.join(', ')} and ${ELEMENT_FILES.length - 1} elements' own modules`);
 }
 
 await main();

@@ -18,7 +18,7 @@ export const LIGHT = { dark: false, bg: 'rgb(255, 255, 255)' };
 export const DARK = { dark: true, bg: 'rgb(28, 31, 39)' };
 
 /**
- * The head on a host page: it drew the lesson's numbers at its own size; W_q[0][2] = 1/3, typed, changes them
+ * The head on a host page: it drew the lesson's numbers (out[u, d₀] = 8.87) at its own size; W_q[0][2] = 1/3, typed, changes them
  * (q[u][d0] = 0.33, u's weights move); a click on weights[u][h] opens its softmax.
  */
 export async function useHead(page) {
@@ -26,6 +26,7 @@ export async function useHead(page) {
   // sizes in rem are the widget's own: mdBook's root font size (62.5%) does not shrink them
   assert.deepEqual(await head(page).evaluate((el) => [el.shadowRoot.querySelector('h3'), el.shadowRoot.querySelector('attn-matrix#scores').shadowRoot.querySelector('th')]
     .map((x) => getComputedStyle(x).fontSize)), ['16.8px', '12.48px'], 'the title (1.05rem) and a grid label (.78rem) at their own size');
+  assert.equal(await headCell(page, 'out', 2, 0).textContent(), '8.87', 'out[u, d₀], the lesson\'s number');
   const weights = () => head(page).locator('attn-matrix#weights').evaluate((m) => [...m.shadowRoot.querySelectorAll('td')].map((td) => td.textContent));
   const before = await weights();
   assert.deepEqual(before.slice(6), ['0.80', '0.02', '0.18'], "u's weights");

@@ -87,6 +87,11 @@ test('npm install of the tarball into an empty folder: the scripts, the wasm, th
   for (const spec of ['attention-playground', 'attention-playground/widgets.js', 'attention-playground/attn-head.js']) {
     assert.match(resolve(spec), /node_modules\/attention-playground\/(widgets|attn-head)\.js$/, spec);
   }
+  // each element alone, by its tag (<attn-play> is <attn-head>'s module)
+  for (const w of WIDGETS) {
+    const want = w.tag === 'attn-play' ? 'attn-head' : w.tag;
+    assert.match(resolve(`attention-playground/${w.tag}.js`), new RegExp(`/attention-playground/${want}\\.js$`), w.tag);
+  }
   const files = run('find', ['.', '-type', 'f'], pkgDir).split('\n').filter(Boolean).map((f) => f.slice(2)).sort();
   console.log(`# ${files.length} files: ${files.join(', ')}`);
   for (const f of ['widgets.js', 'attn-head.js', 'pkg/attention_playground_bg.wasm', 'pkg-gpt/attention_playground_bg.wasm',
@@ -105,6 +110,8 @@ test('npm install of the tarball into an empty folder: the scripts, the wasm, th
   assert.ok(headDecl.cssProperties.some((c) => c.name === '--attn-accent'));
   const defined = cem.modules.flatMap((m) => m.exports).filter((e) => e.kind === 'custom-element-definition');
   assert.ok(WIDGETS.every((w) => defined.some((e) => e.name === w.tag)), 'every tag is defined by an export');
+  const alone = cem.modules.find((m) => m.path === 'attn-softmax-steps.js');
+  assert.deepEqual(alone.exports.map((e) => e.name), ['attn-softmax-steps'], 'its own module defines it');
   const dts = await readFile(path.join(pkgDir, 'widgets.d.ts'), 'utf8');
   for (const w of WIDGETS) assert.match(dts, new RegExp(`'${w.tag}': AttnElement;`));
 });
@@ -147,6 +154,16 @@ test('a Vite site (vite build, served under /course/): the head draws, edits and
     await page.goBack();
     await page.waitForURL(/\/course\/(index\.html)?$/);
     await useHead(page);
+    const scripts = () => page.evaluate(() => performance.getEntriesByType('resource')
+      .filter((e) => /\.js$/.test(e.name)).reduce((n, e) => n + e.decodedBodySize, 0));
+    const all = await scripts();
+    // a page that imports one element alone: it draws, and its script holds no other element
+    await page.goto(`${site.base}course/steps.html`);
+    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
+    assert.equal(await page.evaluate(() => customElements.get('attn-head')), undefined, 'no <attn-head> on the page of one element');
+    const one = await scripts();
+    console.log(`# Vite: the head page's scripts ${all} bytes, attn-softmax-steps alone ${one}`);
+    assert.ok(one < all / 2, `one element's scripts (${one} bytes) against every element's (${all})`);
     assert.deepEqual([...seen], [new URL(site.base).origin], 'nothing fetched from elsewhere');
   }, { path: 'course/index.html', ready: null, watchPage });
 });
