@@ -72,6 +72,28 @@ async function trains(page, steps) {
   assert.ok(Number.isFinite(loss) && loss > 0, `a finite loss: ${loss}`);
 }
 
+/**
+ * A built site's head page at `start`: the head works (a screenshot `shot`); its menu's
+ * (`menu`) link to the softmax page opens it (URL `there`) without a reload, and its widget
+ * draws; back (URL `back`), the head works again; nothing came from elsewhere.
+ */
+async function aroundAndBack(start, shot, menu, [there, back]) {
+  const { seen, watchPage } = origins();
+  await site.withPage(async (page) => {
+    await page.evaluate(() => { window.__sameDocument = true; });
+    await useHead(page);
+    await page.screenshot({ path: path.join(SHOTS, `${shot}.png`) });
+    await page.locator(menu, { hasText: 'Softmax with a mask' }).click();
+    await page.waitForURL(there);
+    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
+    await page.goBack();
+    await page.waitForURL(back);
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'client-side navigation (no reload)');
+    await useHead(page);
+    assert.deepEqual([...seen], [new URL(site.base).origin], 'nothing fetched from elsewhere');
+  }, { path: start, ready: null, watchPage });
+}
+
 test('npm install of the tarball into an empty folder: the scripts, the wasm, the manifest and the types, not the site', async () => {
   const dir = path.join(tmp, 'empty');
   await mkdir(dir);
@@ -175,21 +197,8 @@ test('VitePress (a Markdown page, the widgets imported in the browser only): dra
   await cp(path.join(REPO, 'tests/hosts/vitepress'), work, { recursive: true });
   install(work);
   run('node', [path.join(NPM_HOSTS, 'vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', path.join(tmp, 'notes')], work);
-  const { seen, watchPage } = origins();
-  await site.withPage(async (page) => {
-    await page.evaluate(() => { window.__sameDocument = true; });
-    await useHead(page);
-    await page.screenshot({ path: path.join(SHOTS, 'host-vitepress.png') });
-    // VitePress's router swaps the page in: the next page's widget is made by Vue, then drawn
-    await page.locator('.VPSidebar a', { hasText: 'Softmax with a mask' }).click();
-    await page.waitForURL(/\/notes\/softmax(\.html)?$/);
-    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
-    await page.goBack();
-    await page.waitForURL(/\/notes\/head(\.html)?$/);
-    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'client-side navigation (no reload)');
-    await useHead(page);
-    assert.deepEqual([...seen], [new URL(site.base).origin], 'nothing fetched from elsewhere');
-  }, { path: 'notes/head.html', ready: null, watchPage });
+  // VitePress's router swaps the page in: the next page's widget is made by Vue, then drawn
+  await aroundAndBack('notes/head.html', 'host-vitepress', '.VPSidebar a', [/\/notes\/softmax(\.html)?$/, /\/notes\/head(\.html)?$/]);
 });
 
 test('Docusaurus (an MDX page, the widgets in a client module): draws, edits, explains, across client-side page changes', {
@@ -206,20 +215,7 @@ test('Docusaurus (an MDX page, the widgets in a client module): draws, edits, ex
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  const { seen, watchPage } = origins();
-  await site.withPage(async (page) => {
-    await page.evaluate(() => { window.__sameDocument = true; });
-    await useHead(page);
-    await page.screenshot({ path: path.join(SHOTS, 'host-docusaurus.png') });
-    await page.locator('nav.menu a', { hasText: 'Softmax with a mask' }).click();
-    await page.waitForURL(/\/site\/softmax\/?$/);
-    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
-    await page.goBack();
-    await page.waitForURL(/\/site\/head\/?$/);
-    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'client-side navigation (no reload)');
-    await useHead(page);
-    assert.deepEqual([...seen], [new URL(site.base).origin], 'nothing fetched from elsewhere');
-  }, { path: 'site/head/', ready: null, watchPage });
+  await aroundAndBack('site/head/', 'host-docusaurus', 'nav.menu a', [/\/site\/softmax\/?$/, /\/site\/head\/?$/]);
 });
 
 test('the CDN form: widgets.js from another origin (CORS, as jsDelivr serves npm) draws, edits and explains a head; a GPT trains in its workers', { timeout: 180000 }, async () => {
