@@ -141,6 +141,8 @@ class AttnGptHeads extends AttnWidget {
   }
 
   set running(on) {
+    // the trainer sets this on every repaint (each frame while it trains): redraw on a change only
+    if (this.#running === Boolean(on)) return;
     this.#running = Boolean(on);
     if (on) this.#ablation = null;
     this.#paint();
