@@ -48,6 +48,18 @@ function run(cmd, args, cwd) {
 /** `npm install` of the tarball into `dir` (a package.json there or not): offline, no other package. */
 const install = (dir) => run('npm', ['install', '--no-audit', '--no-fund', '--offline', '--no-save', tarball], dir);
 
+/** tests/hosts/`name`/ copied to a work folder, the tarball installed there; resolves to the folder. */
+async function hostSource(name) {
+  const work = path.join(tmp, `${name}-src`);
+  await cp(path.join(REPO, 'tests/hosts', name), work, { recursive: true });
+  install(work);
+  return work;
+}
+
+/** Resolves once the page's <attn-softmax-steps id="steps"> drew its first weight, 0.27. */
+const stepsDrawn = (page) => page.waitForFunction(
+  () => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
+
 /** The origins of every request a page makes (its workers' too), recorded from before it
  *  loads: `watchPage` of withPage's options, and `seen`. */
 function origins() {
@@ -85,7 +97,7 @@ async function aroundAndBack(start, shot, menu, [there, back]) {
     await page.screenshot({ path: path.join(SHOTS, `${shot}.png`) });
     await page.locator(menu, { hasText: 'Softmax with a mask' }).click();
     await page.waitForURL(there);
-    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
+    await stepsDrawn(page);
     await page.goBack();
     await page.waitForURL(back);
     assert.equal(await page.evaluate(() => window.__sameDocument), true, 'client-side navigation (no reload)');
@@ -139,9 +151,7 @@ test('npm install of the tarball into an empty folder: the scripts, the wasm, th
 });
 
 test('TypeScript (tsc, strict) types each element from the package\'s declarations, and refuses a wrong use', async () => {
-  const work = path.join(tmp, 'typescript');
-  await cp(path.join(REPO, 'tests/hosts/typescript'), work, { recursive: true });
-  install(work);
+  const work = await hostSource('typescript');
   const tsc = path.join(NPM_HOSTS, 'typescript/bin/tsc');
   run('node', [tsc, '-p', 'tsconfig.json'], work);
   let refused = '';
@@ -157,9 +167,7 @@ test('TypeScript (tsc, strict) types each element from the package\'s declaratio
 test('a Vite site (vite build, served under /course/): the head draws, edits and explains; a GPT trains in Vite\'s workers; back again', {
   timeout: 300000,
 }, async () => {
-  const work = path.join(tmp, 'vite-src');
-  await cp(path.join(REPO, 'tests/hosts/vite'), work, { recursive: true });
-  install(work);
+  const work = await hostSource('vite');
   run('node', [path.join(NPM_HOSTS, 'vite/bin/vite.js'), 'build', '--outDir', path.join(tmp, 'course'), '--emptyOutDir'], work);
   const built = await readdir(path.join(tmp, 'course/assets'));
   assert.ok(built.some((f) => f.endsWith('.wasm')), `Vite emitted the wasm: ${built.join(', ')}`);
@@ -181,7 +189,7 @@ test('a Vite site (vite build, served under /course/): the head draws, edits and
     const all = await scripts();
     // a page that imports one element alone: it draws, and its script holds no other element
     await page.goto(`${site.base}course/steps.html`);
-    await page.waitForFunction(() => /0\.27/.test(document.querySelector('#steps')?.shadowRoot?.textContent ?? ''), null, { timeout: 20000 });
+    await stepsDrawn(page);
     assert.equal(await page.evaluate(() => customElements.get('attn-head')), undefined, 'no <attn-head> on the page of one element');
     const one = await scripts();
     console.log(`# Vite: the head page's scripts ${all} bytes, attn-softmax-steps alone ${one}`);
@@ -193,9 +201,7 @@ test('a Vite site (vite build, served under /course/): the head draws, edits and
 test('VitePress (a Markdown page, the widgets imported in the browser only): draws, edits, explains, across client-side page changes', {
   timeout: 240000,
 }, async () => {
-  const work = path.join(tmp, 'vitepress-src');
-  await cp(path.join(REPO, 'tests/hosts/vitepress'), work, { recursive: true });
-  install(work);
+  const work = await hostSource('vitepress');
   run('node', [path.join(NPM_HOSTS, 'vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', path.join(tmp, 'notes')], work);
   // VitePress's router swaps the page in: the next page's widget is made by Vue, then drawn
   await aroundAndBack('notes/head.html', 'host-vitepress', '.VPSidebar a', [/\/notes\/softmax(\.html)?$/, /\/notes\/head(\.html)?$/]);
