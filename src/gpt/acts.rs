@@ -71,6 +71,8 @@ pub struct Activations {
     pub probs: Vec<f32>,     // (B,T,V) softmax(logits): next-character probabilities
     pub losses: Vec<f32>,    // (B,T) per-position cross-entropy (when targets were given)
     pub(super) scratch: Scratch,
+    /// `for_inference`: logits and probs hold the last position only.
+    last_only: bool,
 }
 
 /// Buffers the ops borrow for the length of one call.
@@ -85,7 +87,20 @@ pub(super) struct Scratch {
 impl Activations {
     /// Buffers for batches of up to b_max sequences of up to t_max ≤ block_size tokens.
     pub fn new(cfg: &GptConfig, b_max: usize, t_max: usize) -> Activations {
-        let (c, v, bt) = (cfg.n_embd, cfg.vocab_size, b_max * t_max);
+        let (c, v) = (cfg.n_embd, cfg.vocab_size);
+        Activations::new_sized(cfg, b_max, t_max, b_max * t_max * v, (4 * c * c).max(v * c))
+    }
+
+    /// `new` with `logits_len` floats of logits and of probabilities and `weight_t_len` of
+    /// scratch for a transposed weight.
+    fn new_sized(
+        cfg: &GptConfig,
+        b_max: usize,
+        t_max: usize,
+        logits_len: usize,
+        weight_t_len: usize,
+    ) -> Activations {
+        let (c, bt) = (cfg.n_embd, b_max * t_max);
         let z = |n: usize| vec![0.0f32; n];
         Activations {
             b_max,
@@ -99,14 +114,47 @@ impl Activations {
             ln_f: z(bt * c),
             ln_f_mean: z(bt),
             ln_f_rstd: z(bt),
-            logits: z(bt * v),
-            probs: z(bt * v),
+            logits: z(logits_len),
+            probs: z(logits_len),
             losses: z(bt),
             scratch: Scratch {
-                weight_t: z((4 * c * c).max(v * c)),
+                weight_t: z(weight_t_len),
                 attn: z(attention_scratch_len(t_max, cfg.head_size())),
             },
+            last_only: false,
         }
+    }
+
+    /// Buffers for one sequence of up to t_max tokens run by `Gpt::forward_last` (a prompt
+    /// shown, not trained on): the logits and probabilities of one position, and scratch
+    /// for the blocks' weights only (lm_head is a matrix-vector product). For GPT-2 at 256
+    /// tokens this is 250 MB instead of 500 MB.
+    pub fn for_inference(cfg: &GptConfig, t_max: usize) -> Activations {
+        let c = cfg.n_embd;
+        let mut acts = Activations::new_sized(cfg, 1, t_max, cfg.vocab_size, 4 * c * c);
+        acts.last_only = true;
+        acts
+    }
+
+    /// The f32 count of `for_inference(cfg, t_max)`: what the page says a model needs.
+    pub fn inference_floats(cfg: &GptConfig, t_max: usize) -> u128 {
+        let (c, v, t, nh) = (
+            cfg.n_embd as u128,
+            cfg.vocab_size as u128,
+            t_max as u128,
+            cfg.n_head as u128,
+        );
+        let block = t * (18 * c + 4) + 2 * nh * t * t;
+        let top = t * (2 * c + 3) + 2 * v;
+        cfg.n_layer as u128 * block
+            + top
+            + 4 * c * c
+            + attention_scratch_len(t_max, cfg.head_size()) as u128
+    }
+
+    /// True for `for_inference` buffers: logits of one position (`Gpt::forward_last`).
+    pub fn last_only(&self) -> bool {
+        self.last_only
     }
 
     /// Layer l's attention weights for sequence bi, head h: a t×t row-major slice
@@ -121,6 +169,16 @@ impl Activations {
     pub fn preatt(&self, l: usize, bi: usize, h: usize, nh: usize) -> &[f32] {
         let t = self.t;
         &self.blocks[l].preatt[(bi * nh + h) * t * t..][..t * t]
+    }
+
+    /// Next-token probabilities (V) after the last position of sequence 0: what a prompt
+    /// shows, from either kind of buffers.
+    pub fn next_probs(&self, v: usize) -> &[f32] {
+        if self.last_only {
+            &self.probs[..v]
+        } else {
+            self.probs_at(0, self.t - 1, v)
+        }
     }
 
     /// Next-character probabilities (V) after position ti of sequence bi.

@@ -5,6 +5,7 @@
 //! B = batch, T = time, C = channels, BT = B·T.
 
 use super::acts::{BlockActs, Scratch};
+use super::config::Gelu;
 use super::model::{view2, zeroed};
 use super::ops::*;
 use super::params::BlockIndex;
@@ -35,15 +36,22 @@ fn zero_heads(y: &mut [f32], off: &[bool], s: AttnShape) {
     }
 }
 
-/// a = the block's activations for the input `residual` (BT,C); w = its weights in p;
-/// `off` = the heads ablated (NH flags, or empty for none).
+/// How a block runs besides its shapes: the heads switched off and the MLP's GELU.
+#[derive(Clone, Copy)]
+pub(super) struct BlockMode<'a> {
+    /// The heads ablated (NH flags, or empty for none).
+    pub off: &'a [bool],
+    pub gelu: Gelu,
+}
+
+/// a = the block's activations for the input `residual` (BT,C); w = its weights in p.
 pub(super) fn block_forward(
     a: &mut BlockActs,
     residual: &[f32],
     p: &[f32],
     w: &BlockIndex,
     scratch: &mut Scratch,
-    off: &[bool],
+    mode: BlockMode,
     s: AttnShape,
 ) {
     let (c, bt) = (s.c, s.b * s.t);
@@ -65,7 +73,7 @@ pub(super) fn block_forward(
     matmul_forward(&mut a.qkv, &a.ln_1, c_attn, wt, lin(c, 3 * c));
     let (preatt, att) = (&mut a.preatt, &mut a.att);
     attention_forward(&mut a.atty, preatt, att, &a.qkv, &mut scratch.attn, s);
-    zero_heads(&mut a.atty, off, s);
+    zero_heads(&mut a.atty, mode.off, s);
     let attn_proj = weights(p, &w.attn_proj_w, &w.attn_proj_b);
     matmul_forward(&mut a.attproj, &a.atty, attn_proj, wt, lin(c, c));
     residual_forward(&mut a.residual2[..bt * c], residual, &a.attproj);
@@ -80,7 +88,11 @@ pub(super) fn block_forward(
     );
     let c_fc = weights(p, &w.c_fc_w, &w.c_fc_b);
     matmul_forward(&mut a.fch, &a.ln_2, c_fc, wt, lin(c, 4 * c));
-    gelu_forward(&mut a.fch_gelu[..bt * 4 * c], &a.fch);
+    let fch_gelu = &mut a.fch_gelu[..bt * 4 * c];
+    match mode.gelu {
+        Gelu::Erf => gelu_forward(fch_gelu, &a.fch),
+        Gelu::Tanh => gelu_tanh_forward(fch_gelu, &a.fch),
+    }
     let mlp_proj = weights(p, &w.mlp_proj_w, &w.mlp_proj_b);
     matmul_forward(&mut a.fcproj, &a.fch_gelu, mlp_proj, wt, lin(4 * c, c));
     residual_forward(&mut a.residual3[..bt * c], &a.residual2, &a.fcproj);
@@ -103,7 +115,7 @@ pub(super) fn block_backward(
     g: &mut [f32],
     w: &BlockIndex,
     attn_scratch: &mut [f32],
-    off: &[bool],
+    mode: BlockMode,
     s: AttnShape,
 ) {
     let BlockGrad {
@@ -134,7 +146,11 @@ pub(super) fn block_backward(
         mlp_proj_w,
         lin(4 * c, c),
     );
-    gelu_backward(zeroed(&mut da.fch, bt * 4 * c), &a.fch, &da.fch_gelu);
+    let dfch = zeroed(&mut da.fch, bt * 4 * c);
+    match mode.gelu {
+        Gelu::Erf => gelu_backward(dfch, &a.fch, &da.fch_gelu),
+        Gelu::Tanh => gelu_tanh_backward(dfch, &a.fch, &da.fch_gelu),
+    }
     let (dw, c_fc_w) = (grads(g, &w.c_fc_w, &w.c_fc_b), &p[w.c_fc_w.clone()]);
     let dln_2 = zeroed(&mut da.ln_2, bt * c);
     matmul_backward(dln_2, dw, &da.fch, &a.ln_2, c_fc_w, lin(c, 4 * c));
@@ -153,7 +169,7 @@ pub(super) fn block_backward(
     );
     let datty = zeroed(&mut da.atty, bt * c);
     matmul_backward(datty, dw, &da.attproj, &a.atty, proj_w, lin(c, c));
-    zero_heads(datty, off, s); // an ablated head's output did not reach the loss
+    zero_heads(datty, mode.off, s); // an ablated head's output did not reach the loss
     let dqkv = zeroed(&mut da.qkv, bt * 3 * c);
     attention_backward(dqkv, &da.atty, &a.qkv, &a.att, attn_scratch, s);
     let (dw, c_attn_w) = (grads(g, &w.c_attn_w, &w.c_attn_b), &p[w.c_attn_w.clone()]);

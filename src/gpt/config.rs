@@ -8,6 +8,10 @@ use super::{bail, GptError};
 /// Largest model accepted: 25 M parameters. Training keeps four f32 copies (weights,
 /// gradients, AdamW m and v), so this caps that state at 400 MB, below wasm32's 4 GB.
 pub const MAX_PARAMS: u128 = 25_000_000;
+/// Largest model opened for inference only (a Hugging Face GPT-2, `hf`): 400 M parameters,
+/// 1.6 GB of f32 weights and no gradients or optimizer state, so gpt2-medium (355 M) still
+/// fits wasm32's 4 GB with its activations; gpt2-large (774 M) does not.
+pub const MAX_INFER_PARAMS: u128 = 400_000_000;
 /// Largest activation memory accepted: 64 M f32 (256 MB) for a forward plus backward pass.
 pub const MAX_ACTIVATION_FLOATS: u128 = 64 << 20;
 /// Largest vocab, block size, layer count, head count or width: checked before any product.
@@ -17,6 +21,18 @@ const MAX_DIM: usize = 1 << 20;
 /// bookkeeping no float count sees: a 6 kB checkpoint claiming 999 990 layers made the
 /// loader allocate 2 GB. GPT-3 has 96 layers.
 pub const MAX_LAYER: usize = 1024;
+
+/// The MLP's activation. nanoGPT (and so every model trained here) uses PyTorch's exact
+/// GELU, x·Φ(x) with the erf; GPT-2 was trained with the tanh approximation
+/// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), Hugging Face's `gelu_new`. The two differ
+/// by up to 1e-3, so a model runs with the one it was trained with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gelu {
+    #[default]
+    Erf,
+    Tanh,
+}
 
 /// The model's shape, GPT-2 names. `bias` = biases in every Linear and LayerNorm.
 /// Serde: what a data-parallel replica is built from (`parallel::ReplicaConfig`).
@@ -35,6 +51,32 @@ impl GptConfig {
     /// Ok if every size is positive, n_embd divides into n_head heads and the
     /// parameter count stays under `MAX_PARAMS`; the message says which rule broke.
     pub fn validate(&self) -> Result<(), GptError> {
+        self.validate_shape()?;
+        let n = self.num_params_u128();
+        if n > MAX_PARAMS {
+            bail!("gpt.config.too_many_params", n, limit = MAX_PARAMS);
+        }
+        Ok(())
+    }
+
+    /// `validate` for a model that is only run, never trained: up to `MAX_INFER_PARAMS`.
+    pub fn validate_inference(&self) -> Result<(), GptError> {
+        self.validate_shape()?;
+        let n = self.num_params_u128();
+        if n > MAX_INFER_PARAMS {
+            bail!(
+                "gpt.hf.too_big",
+                n,
+                mb = (n * 4) >> 20,
+                limit = MAX_INFER_PARAMS
+            );
+        }
+        Ok(())
+    }
+
+    /// Every size positive and under `MAX_DIM`, at most `MAX_LAYER` layers, heads dividing
+    /// n_embd.
+    fn validate_shape(&self) -> Result<(), GptError> {
         let sizes = [
             ("vocab_size", self.vocab_size),
             ("block_size", self.block_size),
@@ -60,10 +102,6 @@ impl GptConfig {
                 n_embd = self.n_embd,
                 n_head = self.n_head
             );
-        }
-        let n = self.num_params_u128();
-        if n > MAX_PARAMS {
-            bail!("gpt.config.too_many_params", n, limit = MAX_PARAMS);
         }
         Ok(())
     }

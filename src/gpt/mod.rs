@@ -12,11 +12,13 @@
 mod acts;
 pub mod adamw;
 mod block;
+pub mod bpe;
 pub mod checkpoint;
 pub mod config;
 pub mod data;
 pub mod error;
 pub mod heads;
+pub mod hf;
 pub mod kernels;
 pub mod model;
 pub mod naive;
@@ -32,7 +34,7 @@ pub mod trainer;
 
 pub use adamw::AdamW;
 pub use checkpoint::{from_bytes, to_bytes};
-pub use config::{GptConfig, Hyperparams};
+pub use config::{Gelu, GptConfig, Hyperparams};
 pub use data::{Dataset, Vocab};
 pub use model::{ActGrads, Activations, BlockActs, Gpt};
 pub use parallel::{split_rows, Parallel, ReplicaConfig, Worker};

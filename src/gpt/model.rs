@@ -5,8 +5,9 @@
 //! B = batch, T = time, C = channels, NH = heads, V = vocab, L = layers, BT = B·T.
 
 pub use super::acts::{ActGrads, Activations, BlockActs};
-use super::block::{block_backward, block_forward, grads, weights, BlockGrad};
-use super::config::GptConfig;
+use super::block::{block_backward, block_forward, grads, weights, BlockGrad, BlockMode};
+use super::config::{Gelu, GptConfig};
+use super::kernels;
 use super::ops::*;
 use super::params::{init_params, ParamIndex};
 use super::{bail, GptError};
@@ -24,6 +25,8 @@ pub struct Gpt {
     /// ablated head's output (its HS columns of `atty`) is zero before c_proj, and so is
     /// its gradient. Not saved.
     pub ablated: Vec<bool>,
+    /// The MLP's GELU: `Erf` for every model trained here, `Tanh` for GPT-2 (`hf`).
+    pub gelu: Gelu,
 }
 
 impl Gpt {
@@ -46,6 +49,30 @@ impl Gpt {
             grads: vec![0.0; n],
             causal: true,
             ablated: Vec::new(),
+            gelu: Gelu::Erf,
+        })
+    }
+
+    /// A model that is only run, never trained (a Hugging Face GPT-2): every weight 0, no
+    /// gradients, up to `MAX_INFER_PARAMS`. The weights are reserved with `try_reserve`, so
+    /// a browser tab that cannot grow its memory that far gets `gpt.hf.out_of_memory`
+    /// instead of an abort.
+    pub fn for_inference(config: GptConfig, gelu: Gelu) -> Result<Gpt, GptError> {
+        config.validate_inference()?;
+        let index = ParamIndex::new(&config);
+        let mut params = Vec::new();
+        if params.try_reserve_exact(index.len).is_err() {
+            bail!("gpt.hf.out_of_memory", mb = (index.len * 4) >> 20);
+        }
+        params.resize(index.len, 0.0);
+        Ok(Gpt {
+            config,
+            index,
+            params,
+            grads: Vec::new(),
+            causal: true,
+            ablated: Vec::new(),
+            gelu,
         })
     }
 
@@ -112,14 +139,35 @@ impl Gpt {
         if let Err(e) = self.check_batch(acts, idx, targets, b, t) {
             panic!("Gpt::forward: {e}");
         }
-        let s = self.shape(b, t);
+        self.trunk(acts, idx, b, t);
         let (p, ix, c, v, bt) = (
             &self.params,
             &self.index,
-            s.c,
+            self.config.n_embd,
             self.config.vocab_size,
             b * t,
         );
+        assert!(
+            acts.logits.len() >= bt * v,
+            "Gpt::forward: these activations keep the last position's logits only (forward_last)"
+        );
+        let wte = &p[ix.wte.clone()];
+        // lm_head is wte: logits = ln_f @ wteᵀ, no bias
+        let lm_head = Weights {
+            weight: wte,
+            bias: &[],
+        };
+        let shape = LinearShape { bt, ic: c, oc: v };
+        let weight_t = &mut acts.scratch.weight_t;
+        matmul_forward(&mut acts.logits, &acts.ln_f, lm_head, weight_t, shape);
+        let (probs, logits) = (&mut acts.probs[..bt * v], &acts.logits[..bt * v]);
+        crossentropy_forward(&mut acts.losses, probs, logits, targets, v)
+    }
+
+    /// The embeddings, every block and the final LayerNorm over idx (B,T), into `acts`.
+    fn trunk(&self, acts: &mut Activations, idx: &[u32], b: usize, t: usize) {
+        let s = self.shape(b, t);
+        let (p, ix, c, bt) = (&self.params, &self.index, s.c, b * t);
         (acts.b, acts.t) = (b, t);
         let (wte, wpe) = (&p[ix.wte.clone()], &p[ix.wpe.clone()]);
         encoder_forward(&mut acts.encoded[..bt * c], idx, wte, wpe, t, c);
@@ -136,7 +184,7 @@ impl Gpt {
                 p,
                 w,
                 &mut acts.scratch,
-                self.ablated_in(l),
+                self.mode(l),
                 s,
             );
         }
@@ -152,16 +200,25 @@ impl Gpt {
             weights(p, &ix.ln_f_w, &ix.ln_f_b),
             c,
         );
-        // lm_head is wte: logits = ln_f @ wteᵀ, no bias
-        let lm_head = Weights {
-            weight: wte,
-            bias: &[],
-        };
-        let shape = LinearShape { bt, ic: c, oc: v };
-        let weight_t = &mut acts.scratch.weight_t;
-        matmul_forward(&mut acts.logits, &acts.ln_f, lm_head, weight_t, shape);
-        let (probs, logits) = (&mut acts.probs[..bt * v], &acts.logits[..bt * v]);
-        crossentropy_forward(&mut acts.losses, probs, logits, targets, v)
+    }
+
+    /// Forward pass over one sequence idx (T), with the logits and next-token
+    /// probabilities of its last position only (`acts.logits[..V]`, `acts.probs[..V]`):
+    /// what a prompt shows, without the (T, V) products of every other position. Takes
+    /// `Activations::new` or `Activations::for_inference`; Err on ids `check_batch`
+    /// rejects.
+    pub fn forward_last(&self, acts: &mut Activations, idx: &[u32]) -> Result<(), GptError> {
+        let t = idx.len();
+        self.check_batch(acts, idx, None, 1, t)?;
+        self.trunk(acts, idx, 1, t);
+        let (c, v) = (self.config.n_embd, self.config.vocab_size);
+        let x = &acts.ln_f[(t - 1) * c..t * c];
+        // lm_head is wte: logits (V) = wte (V,C) @ x (C)
+        let logits = &mut acts.logits[..v];
+        logits.fill(0.0);
+        kernels::matmul_nn(logits, &self.params[self.index.wte.clone()], x, v, c, 1);
+        kernels::softmax(&mut acts.probs[..v], &acts.logits[..v]);
+        Ok(())
     }
 
     /// Backward pass of the last `forward(acts, idx, Some(targets), ..)`: zeroes `grads`
@@ -232,8 +289,8 @@ impl Gpt {
                 residual: &residual[..bt * c],
                 dresidual,
             };
-            let off = self.ablated_in(l);
-            block_backward(blk, p, g, &ix.blocks[l], &mut d.scratch.attn, off, s);
+            let mode = self.mode(l);
+            block_backward(blk, p, g, &ix.blocks[l], &mut d.scratch.attn, mode, s);
         }
         let (dwte, dwpe) = view2(g, &ix.wte, &ix.wpe);
         encoder_backward(dwte, dwpe, &d.encoded[..bt * c], idx, t, c);
@@ -256,10 +313,14 @@ impl Gpt {
         Ok(())
     }
 
-    /// Layer l's ablated heads (n_head flags), or empty when none is.
-    fn ablated_in(&self, l: usize) -> &[bool] {
+    /// How layer l runs: its ablated heads (n_head flags, or empty when none is) and
+    /// the GELU.
+    fn mode(&self, l: usize) -> BlockMode<'_> {
         let nh = self.config.n_head;
-        self.ablated.get(l * nh..(l + 1) * nh).unwrap_or(&[])
+        BlockMode {
+            off: self.ablated.get(l * nh..(l + 1) * nh).unwrap_or(&[]),
+            gelu: self.gelu,
+        }
     }
 
     /// The attention shapes of a (b, t) batch.

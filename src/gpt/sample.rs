@@ -94,7 +94,11 @@ pub fn generate(
         bail!("gpt.sample.bad_temperature", value = opts.temperature);
     }
     let (bs, v) = (model.config.block_size, model.config.vocab_size);
-    if acts.b_max < 1 || acts.t_max < bs {
+    // buffers for a prompt (`Activations::for_inference`, GPT-2) see the last t_max ids;
+    // a model's own buffers must hold a whole block, as the reference crops to block_size
+    let last_only = acts.last_only();
+    let window = if last_only { bs.min(acts.t_max) } else { bs };
+    if acts.b_max < 1 || acts.t_max < window {
         bail!(
             "gpt.sample.small_buffers",
             b_max = acts.b_max,
@@ -104,18 +108,23 @@ pub fn generate(
     }
     model.check_batch(
         acts,
-        &ids[ids.len().saturating_sub(bs)..],
+        &ids[ids.len().saturating_sub(window)..],
         None,
         1,
-        ids.len().min(bs),
+        ids.len().min(window),
     )?;
     let mut rng = Rng::new(opts.seed);
     let mut probs = vec![0.0f32; v];
     for _ in 0..n {
-        let start = ids.len().saturating_sub(bs);
+        let start = ids.len().saturating_sub(window);
         let t = ids.len() - start;
-        model.forward(acts, &ids[start..], None, 1, t);
-        let logits = &acts.logits[(t - 1) * v..][..v];
+        let logits = if last_only {
+            model.forward_last(acts, &ids[start..])?;
+            &acts.logits[..v]
+        } else {
+            model.forward(acts, &ids[start..], None, 1, t);
+            &acts.logits[(t - 1) * v..][..v]
+        };
         let next = if opts.greedy {
             argmax(logits)
         } else {

@@ -16,8 +16,10 @@
 mod args;
 mod bench;
 mod heads;
+mod hf;
 
 use args::{trainer, Args};
+use attention_playground::gpt::hf::MAX_PROMPT_TOKENS;
 use attention_playground::gpt::sample::{generate, SampleOptions};
 use attention_playground::gpt::{checkpoint, state};
 use attention_playground::gpt::{Activations, Gpt, Parallel, Vocab};
@@ -43,7 +45,7 @@ const MODEL_FLAGS: [&str; 11] = [
     "dropout",
 ];
 
-const USAGE: &str = "usage: gpt <train|sample|eval|bench|heads> [flags]
+const USAGE: &str = "usage: gpt <train|sample|eval|tokenize|bench|heads> [flags]
   model flags (train, bench): --preset tiny|small|cpu (tiny) --data FILE --seed N (1337)
     or --toy repeat: lines of a random string written twice, made from the seed
     (--toy-alphabet 52 --toy-min-len 4 --toy-max-len 16 --toy-chars 400000); its preset
@@ -55,7 +57,12 @@ const USAGE: &str = "usage: gpt <train|sample|eval|bench|heads> [flags]
           --state FILE: also the training state (weights, AdamW moments, step), which
           tools/export_nanogpt.py turns into a nanoGPT checkpoint that continues the run
   bench:  --iters N (200): 20 warm-up steps, then N timed steps; prints one JSON line
-  eval:   --ckpt FILE --text TEXT (2..block_size+1 characters)
+  eval:   --ckpt FILE --text TEXT (2..block_size+1 tokens): the loss at each position;
+          --logits: also the ids and the logits after the last token (the whole vocab);
+          --attentions: every layer's and head's attention weights
+  tokenize: --ckpt FILE|DIR --text TEXT: the ids and each token's text
+  --ckpt DIR (eval, sample, heads, tokenize): a Hugging Face GPT-2 folder: config.json,
+          model.safetensors, and tokenizer.json or vocab.json + merges.txt
   sample: --ckpt FILE --prompt TEXT (\"\\n\") -n N (200) --greedy | --temperature T (1.0)
           --top-k K --seed N (1337)
   heads:  --ckpt FILE [--json] [--probe-rows 16 --probe-len min(12, block_size/2)
@@ -124,14 +131,13 @@ fn cmd_train(a: &Args) -> Result<(), String> {
 }
 
 fn cmd_eval(a: &Args) -> Result<(), String> {
-    let (model, vocab) = load(a)?;
-    let ids = vocab
-        .encode(&a.required("text")?)
-        .map_err(|e| e.to_string())?;
+    let loaded = hf::load_any(a)?;
+    let model = loaded.model();
+    let ids = loaded.encode(&a.required("text")?)?;
     let bs = model.config.block_size;
     if !(2..=bs + 1).contains(&ids.len()) {
         return Err(format!(
-            "text must have 2..{} characters (block_size + 1), has {}",
+            "text must have 2..{} tokens (block_size + 1), has {}",
             bs + 1,
             ids.len()
         ));
@@ -142,12 +148,48 @@ fn cmd_eval(a: &Args) -> Result<(), String> {
         .forward(&mut acts, x, Some(y), 1, t)
         .unwrap_or(f32::NAN);
     let losses: Vec<f64> = acts.losses[..t].iter().map(|&l| l as f64).collect();
-    println!("{}", json!({"loss": loss as f64, "losses": losses, "n": t}));
+    let mut out = json!({"loss": loss as f64, "losses": losses, "n": t});
+    let (logits, attentions) = (a.has("logits"), a.has("attentions"));
+    if logits || attentions {
+        // the whole text (up to block_size tokens): the next token after its last
+        let ids = &ids[ids.len().saturating_sub(bs)..];
+        let mut acts = Activations::for_inference(&model.config, ids.len());
+        model
+            .forward_last(&mut acts, ids)
+            .map_err(|e| e.to_string())?;
+        out["ids"] = json!(ids);
+        if logits {
+            let v = model.config.vocab_size;
+            out["logits"] = json!(acts.logits[..v]
+                .iter()
+                .map(|&x| x as f64)
+                .collect::<Vec<_>>());
+        }
+        if attentions {
+            let (nl, nh) = (model.config.n_layer, model.config.n_head);
+            let t = ids.len();
+            let maps: Vec<Vec<Vec<Vec<f64>>>> = (0..nl)
+                .map(|l| {
+                    (0..nh)
+                        .map(|h| {
+                            acts.att(l, 0, h, nh)
+                                .chunks_exact(t)
+                                .map(|row| row.iter().map(|&x| x as f64).collect())
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            out["attentions"] = json!(maps);
+        }
+    }
+    println!("{out}");
     Ok(())
 }
 
 fn cmd_sample(a: &Args) -> Result<(), String> {
-    let (model, vocab) = load(a)?;
+    let loaded = hf::load_any(a)?;
+    let model = loaded.model();
     let prompt: String = a.or("prompt", "\n".to_string())?;
     let opts = SampleOptions {
         greedy: a.has("greedy"),
@@ -155,12 +197,17 @@ fn cmd_sample(a: &Args) -> Result<(), String> {
         top_k: a.get("top-k")?,
         seed: a.or("seed", 1337u64)?,
     };
-    let mut ids = vocab.encode(&prompt).map_err(|e| e.to_string())?;
+    let mut ids = loaded.encode(&prompt)?;
     let start = ids.len();
-    let mut acts = Activations::new(&model.config, 1, model.config.block_size);
-    generate(&model, &mut acts, &mut ids, a.or("n", 200usize)?, &opts)
-        .map_err(|e| e.to_string())?;
-    println!("{}", vocab.decode(&ids[start..]));
+    let mut acts = match loaded {
+        hf::Loaded::Ours(..) => Activations::new(&model.config, 1, model.config.block_size),
+        hf::Loaded::Hf(..) => Activations::for_inference(
+            &model.config,
+            model.config.block_size.min(MAX_PROMPT_TOKENS),
+        ),
+    };
+    generate(model, &mut acts, &mut ids, a.or("n", 200usize)?, &opts).map_err(|e| e.to_string())?;
+    println!("{}", loaded.decode(&ids[start..]));
     Ok(())
 }
 
@@ -186,7 +233,8 @@ fn run(argv: &[String]) -> Result<(), String> {
             with_model(&["iters"]),
             &["no-bias", "no-causal", "portable"],
         ),
-        "eval" => (vec!["ckpt", "text", "threads"], &[]),
+        "eval" => (vec!["ckpt", "text", "threads"], &["logits", "attentions"]),
+        "tokenize" => (vec!["ckpt", "text"], &[]),
         "heads" => {
             let mut v = vec![
                 "ckpt",
@@ -226,6 +274,7 @@ fn run(argv: &[String]) -> Result<(), String> {
         "train" => cmd_train(&a),
         "bench" => cmd_bench(&a),
         "eval" => cmd_eval(&a),
+        "tokenize" => hf::cmd_tokenize(&a),
         "heads" => heads::cmd_heads(&a),
         "profile" => cmd_profile(&a),
         _ => cmd_sample(&a),

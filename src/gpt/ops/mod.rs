@@ -236,6 +236,27 @@ pub fn gelu_backward(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
     kernels::gelu_grad(dinp, inp, dout);
 }
 
+/// √(2/π), the tanh GELU's scale.
+const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+
+/// out = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), GPT-2's GELU (Hugging Face's
+/// `gelu_new`, written in the same order); any shape.
+pub fn gelu_tanh_forward(out: &mut [f32], inp: &[f32]) {
+    for (o, &x) in out.iter_mut().zip(inp) {
+        let u = SQRT_2_OVER_PI * (x + 0.044715 * x * x * x);
+        *o = 0.5 * x * (1.0 + u.tanh());
+    }
+}
+
+/// dinp += gelu_tanh'(inp) · dout.
+pub fn gelu_tanh_backward(dinp: &mut [f32], inp: &[f32], dout: &[f32]) {
+    for ((d, &x), &g) in dinp.iter_mut().zip(inp).zip(dout) {
+        let th = (SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)).tanh();
+        let du = SQRT_2_OVER_PI * (1.0 + 3.0 * 0.044715 * x * x);
+        *d += (0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * du) * g;
+    }
+}
+
 /// out = inp1 + inp2 (the residual stream); any shape.
 pub fn residual_forward(out: &mut [f32], inp1: &[f32], inp2: &[f32]) {
     for ((o, &a), &b) in out.iter_mut().zip(inp1).zip(inp2) {

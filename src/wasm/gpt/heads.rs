@@ -12,7 +12,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::lab::{err, GptLab};
-use crate::gpt::heads::{ablation, head_scores, Probe};
+use crate::gpt::heads::{ablation, head_scores, HeadScores, Probe};
 use crate::serialize::F32s;
 use crate::wasm::to_js;
 
@@ -21,10 +21,10 @@ const VAL_BATCHES: usize = 8;
 const VAL_ROWS: usize = 8;
 
 #[derive(Serialize)]
-struct Best {
-    layer: usize,
-    head: usize,
-    score: f32,
+pub(super) struct Best {
+    pub layer: usize,
+    pub head: usize,
+    pub score: f32,
 }
 
 #[derive(Serialize)]
@@ -66,18 +66,8 @@ impl GptLab {
         let s = head_scores(&self.tr.model, &p);
         let (layer, head, score) = s.best_induction();
         let vocab = &self.tr.data.vocab;
-        Ok(to_js(&ScoresJs {
-            n_layer: s.n_layer,
-            n_head: s.n_head,
-            probe_len: p.len,
-            probe: p.ids.chunks(2 * p.len).map(|r| vocab.decode(r)).collect(),
-            previous_token: F32s(&s.previous_token),
-            induction: F32s(&s.induction),
-            first_token: F32s(&s.first_token),
-            loss_first: s.loss_first,
-            loss_second: s.loss_second,
-            best: Best { layer, head, score },
-        })?)
+        let probe = p.ids.chunks(2 * p.len).map(|r| vocab.decode(r)).collect();
+        scores_js(&s, &p, probe, Best { layer, head, score })
     }
 
     /// Each head switched off in turn: the change in the probe's second-copy loss and in
@@ -98,4 +88,25 @@ impl GptLab {
             base_val: has_val.then_some(ab.base_val),
         })?)
     }
+}
+
+/// `headScores`' answer: the scores `s` of `probe`, its rows as text.
+pub(super) fn scores_js(
+    s: &HeadScores,
+    p: &Probe,
+    probe: Vec<String>,
+    best: Best,
+) -> Result<JsValue, JsValue> {
+    Ok(to_js(&ScoresJs {
+        n_layer: s.n_layer,
+        n_head: s.n_head,
+        probe_len: p.len,
+        probe,
+        previous_token: F32s(&s.previous_token),
+        induction: F32s(&s.induction),
+        first_token: F32s(&s.first_token),
+        loss_first: s.loss_first,
+        loss_second: s.loss_second,
+        best,
+    })?)
 }

@@ -10,7 +10,7 @@ use super::lab::{err, GptLab};
 use crate::explain::{
     explain_attention_cell, Cell, Drawn, ExplainError, HeadView, Kind, Strided, DEFAULT_MAX_TERMS,
 };
-use crate::gpt::gpt_error;
+use crate::gpt::{gpt_error, Activations, Gpt};
 use crate::serialize::F32s;
 use crate::tensor::causal_or_none;
 use crate::wasm::{thrown, to_js};
@@ -29,13 +29,16 @@ struct HeadGrid<'a> {
 
 #[derive(Serialize)]
 struct ProbJs {
+    /// The token's text (a character of our GPT's, a BPE piece of GPT-2's).
     char: String,
+    id: u32,
     p: f32,
 }
 
 #[derive(Serialize)]
 struct AttentionJs<'a> {
     tokens: Vec<String>,
+    ids: Vec<u32>,
     /// layers[l][h]: (T, T) weights, row = query position, column = key position.
     layers: Vec<Vec<HeadGrid<'a>>>,
     /// scores[l][h]: (T, T) scaled scores q·k/√hs the weights are the softmax of
@@ -66,7 +69,7 @@ fn per_head<'a>(
         .collect()
 }
 
-fn explain_err(e: ExplainError) -> JsValue {
+pub(super) fn explain_err(e: ExplainError) -> JsValue {
     thrown(&e)
 }
 
@@ -93,36 +96,9 @@ impl GptLab {
     /// causal }`.
     pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {
         let ids = self.run_prompt(prompt)?;
-        let cfg = &self.tr.model.config;
-        let causal = self.tr.model.causal;
-        let (acts, vocab) = (&self.tr.infer, &self.tr.data.vocab);
-        let t = acts.t;
-        let (nl, nh) = (cfg.n_layer, cfg.n_head);
-        let layers = per_head(nl, nh, t, |l, h| acts.att(l, 0, h, nh));
-        let scores = per_head(nl, nh, t, |l, h| acts.preatt(l, 0, h, nh));
-        let p = acts.probs_at(0, t - 1, cfg.vocab_size);
-        let mut order: Vec<usize> = (0..p.len()).collect();
-        order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
-        let probs = order
-            .iter()
-            .take(TOP_PROBS)
-            .map(|&i| ProbJs {
-                char: vocab.chars[i].to_string(),
-                p: p[i],
-            })
-            .collect();
-        let tokens = ids
-            .iter()
-            .map(|&i| vocab.chars[i as usize].to_string())
-            .collect();
-        Ok(to_js(&AttentionJs {
-            tokens,
-            layers,
-            scores,
-            masked: causal.then(|| (0..t * t).map(|i| i % t > i / t).collect()),
-            probs,
-            causal,
-        })?)
+        let vocab = &self.tr.data.vocab;
+        let text = |i: u32| vocab.chars[i as usize].to_string();
+        attention_js(&self.tr.model, &self.tr.infer, &ids, text)
     }
 
     /// Explains cell (row, col) of head `head` in layer `layer` for `prompt` (its last
@@ -144,57 +120,122 @@ impl GptLab {
         col: usize,
         max_terms: Option<usize>,
     ) -> Result<JsValue, JsValue> {
-        let cfg = self.tr.model.config.clone();
         if prompt.is_empty() {
             return Err(err(gpt_error!("gpt.prompt.empty")));
         }
-        if layer >= cfg.n_layer || head >= cfg.n_head {
-            return Err(err(gpt_error!(
-                "gpt.explain.no_head",
-                head,
-                layer,
-                n_layer = cfg.n_layer,
-                n_head = cfg.n_head
-            )));
-        }
+        check_head(&self.tr.model, layer, head)?;
         let kind = Kind::parse(kind).map_err(explain_err)?;
         self.run_prompt(prompt)?;
-        let acts = &self.tr.infer;
-        let t = acts.t;
-        let (c, nh) = (cfg.n_embd, cfg.n_head);
-        let hs = c / nh;
-        // (T, 3C) rows [q | k | v]; head h owns columns h·hs..(h+1)·hs of each third.
-        let qkv = &acts.blocks[layer].qkv[..t * 3 * c];
-        let third = |i: usize| Strided::new(qkv, i * c + head * hs, t, hs, 3 * c);
-        let (q, k, v) = (
-            third(0).map_err(explain_err)?,
-            third(1).map_err(explain_err)?,
-            third(2).map_err(explain_err)?,
-        );
-        let masked_scores =
-            Strided::new(acts.preatt(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
-        let weights =
-            Strided::new(acts.att(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
-        // (T, C) att @ v with the heads side by side.
-        let out =
-            Strided::new(&acts.blocks[layer].atty, head * hs, t, hs, c).map_err(explain_err)?;
-        let mask = causal_or_none(self.tr.model.causal, t, t);
-        let view = HeadView {
-            q: &q,
-            k: &k,
-            v: &v,
-            mask: &mask,
-            scale: 1.0 / (hs as f64).sqrt(),
-            projections: None,
-            drawn: Some(Drawn {
-                masked_scores: &masked_scores,
-                weights: &weights,
-                out: &out,
-            }),
-        };
-        let cell = Cell::new(kind, row, col);
-        let ex = explain_attention_cell(&view, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
-            .map_err(explain_err)?;
-        Ok(to_js(&ex)?)
+        explain_js(
+            &self.tr.model,
+            &self.tr.infer,
+            layer,
+            head,
+            kind,
+            row,
+            col,
+            max_terms,
+        )
     }
+}
+
+/// `attention`'s answer for the prompt `ids` in `acts` (their forward pass), each token
+/// and next token written by `text`.
+pub(super) fn attention_js(
+    model: &Gpt,
+    acts: &Activations,
+    ids: &[u32],
+    text: impl Fn(u32) -> String,
+) -> Result<JsValue, JsValue> {
+    let cfg = &model.config;
+    let t = acts.t;
+    let (nl, nh) = (cfg.n_layer, cfg.n_head);
+    let layers = per_head(nl, nh, t, |l, h| acts.att(l, 0, h, nh));
+    let scores = per_head(nl, nh, t, |l, h| acts.preatt(l, 0, h, nh));
+    let p = acts.next_probs(cfg.vocab_size);
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+    let probs = order
+        .iter()
+        .take(TOP_PROBS)
+        .map(|&i| ProbJs {
+            char: text(i as u32),
+            id: i as u32,
+            p: p[i],
+        })
+        .collect();
+    Ok(to_js(&AttentionJs {
+        tokens: ids.iter().map(|&i| text(i)).collect(),
+        ids: ids.to_vec(),
+        layers,
+        scores,
+        masked: model
+            .causal
+            .then(|| (0..t * t).map(|i| i % t > i / t).collect()),
+        probs,
+        causal: model.causal,
+    })?)
+}
+
+/// Err unless the model has head `head` in layer `layer`.
+pub(super) fn check_head(model: &Gpt, layer: usize, head: usize) -> Result<(), JsValue> {
+    let cfg = &model.config;
+    if layer >= cfg.n_layer || head >= cfg.n_head {
+        return Err(err(gpt_error!(
+            "gpt.explain.no_head",
+            head,
+            layer,
+            n_layer = cfg.n_layer,
+            n_head = cfg.n_head
+        )));
+    }
+    Ok(())
+}
+
+/// `explainAttention`'s answer for the forward pass in `acts` (head checked).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn explain_js(
+    model: &Gpt,
+    acts: &Activations,
+    layer: usize,
+    head: usize,
+    kind: Kind,
+    row: usize,
+    col: usize,
+    max_terms: Option<usize>,
+) -> Result<JsValue, JsValue> {
+    let t = acts.t;
+    let (c, nh) = (model.config.n_embd, model.config.n_head);
+    let hs = c / nh;
+    // (T, 3C) rows [q | k | v]; head h owns columns h·hs..(h+1)·hs of each third.
+    let qkv = &acts.blocks[layer].qkv[..t * 3 * c];
+    let third = |i: usize| Strided::new(qkv, i * c + head * hs, t, hs, 3 * c);
+    let (q, k, v) = (
+        third(0).map_err(explain_err)?,
+        third(1).map_err(explain_err)?,
+        third(2).map_err(explain_err)?,
+    );
+    let masked_scores =
+        Strided::new(acts.preatt(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
+    let weights = Strided::new(acts.att(layer, 0, head, nh), 0, t, t, t).map_err(explain_err)?;
+    // (T, C) att @ v with the heads side by side.
+    let out = Strided::new(&acts.blocks[layer].atty, head * hs, t, hs, c).map_err(explain_err)?;
+    let mask = causal_or_none(model.causal, t, t);
+    let view = HeadView {
+        q: &q,
+        k: &k,
+        v: &v,
+        mask: &mask,
+        scale: 1.0 / (hs as f64).sqrt(),
+        projections: None,
+        drawn: Some(Drawn {
+            masked_scores: &masked_scores,
+            weights: &weights,
+            out: &out,
+        }),
+    };
+    let cell = Cell::new(kind, row, col);
+    let ex = explain_attention_cell(&view, cell, max_terms.unwrap_or(DEFAULT_MAX_TERMS))
+        .map_err(explain_err)?;
+    Ok(to_js(&ex)?)
 }

@@ -16,12 +16,15 @@
 //! `files` says what a file the learner picked is (`checkpointInfo`); it is in the
 //! lesson's build too, whose core the page asks before it loads the GPT's, as is `toy`,
 //! the repeated-strings task's text. `heads` measures what each head has learned.
+//! `gpt2` opens a Hugging Face GPT-2 (`Gpt2Loader`, `Gpt2Lab`) with the inspector's calls.
 
 pub mod files;
 pub mod toy;
 
 #[cfg(feature = "gpt")]
 mod config;
+#[cfg(feature = "gpt")]
+mod gpt2;
 #[cfg(feature = "gpt")]
 mod heads;
 #[cfg(feature = "gpt")]
@@ -33,6 +36,8 @@ pub mod profile;
 #[cfg(feature = "gpt")]
 mod replica;
 
+#[cfg(feature = "gpt")]
+pub use gpt2::{gpt2_plan, Gpt2Lab, Gpt2Loader};
 #[cfg(feature = "gpt")]
 pub use lab::{gpt_presets, GptLab};
 #[cfg(feature = "gpt")]
