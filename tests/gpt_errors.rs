@@ -327,10 +327,16 @@ fn every_code_the_core_uses_is_in_the_table() {
         "trainer",
         "toy",
         "heads",
+        "hf",
+        "bpe",
     ]
     .map(|f| format!("{dir}/gpt/{f}.rs"))
     .into_iter()
-    .chain(["mod", "config", "inspect", "replica"].map(|f| format!("{dir}/wasm/gpt/{f}.rs")));
+    .chain(
+        ["mod", "config", "inspect", "replica", "lab", "gpt2"]
+            .map(|f| format!("{dir}/wasm/gpt/{f}.rs")),
+    )
+    .chain([format!("{dir}/bin/gpt/hf.rs")]);
     let mut used = 0;
     for path in files {
         let src = std::fs::read_to_string(&path).unwrap();

@@ -98,7 +98,6 @@ pub const MESSAGES: Messages = &[
     ("gpt.hf.too_long", "model.safetensors has more bytes than its header describes ({got}, expected {expected})"),
     ("gpt.hf.untied", "this checkpoint has its own lm_head (tie_word_embeddings is false); GPT-2's lm_head is wte"),
     ("gpt.hf.missing_file", "the folder lacks {file}: a GPT-2 folder has config.json, model.safetensors and tokenizer.json (or vocab.json and merges.txt)"),
-    ("gpt.hf.prompt_too_long", "the prompt has {n} tokens; at most {max} are shown"),
     // bpe.rs: GPT-2's byte-level BPE tokenizer
     ("gpt.tokenizer.missing", "no tokenizer: give tokenizer.json, or vocab.json and merges.txt, with the model"),
     ("gpt.tokenizer.not_json", "{file} is not valid JSON: {detail}"),

@@ -440,7 +440,6 @@ export default {
     'err.gpt.hf.too_long': 'model.safetensors 的字节比头部描述的多（{got}，应为 {expected}）',
     'err.gpt.hf.untied': '这个检查点有自己的 lm_head（tie_word_embeddings 为 false）；GPT-2 的 lm_head 就是 wte',
     'err.gpt.hf.missing_file': '文件夹里缺少 {file}：GPT-2 文件夹包含 config.json、model.safetensors 和 tokenizer.json（或 vocab.json 与 merges.txt）',
-    'err.gpt.hf.prompt_too_long': '提示有 {n} 个词元；最多显示 {max} 个',
     'err.gpt.tokenizer.missing': '没有分词器：请随模型一起提供 tokenizer.json，或 vocab.json 与 merges.txt',
     'err.gpt.tokenizer.not_json': '{file} 不是有效的 JSON：{detail}',
     'err.gpt.tokenizer.not_bpe': 'tokenizer.json 的模型是 {kind}，不是字节级 BPE：只支持 GPT-2 的分词器',
