@@ -90,6 +90,16 @@ enum Class {
 /// (Mc) and circled letters such as Ⓐ (So) as letters.
 fn class(c: char) -> Class {
     use GeneralCategory::*;
+    // ASCII, most of any text, without the table (tests/bpe.rs checks every char against
+    // the regex crates' classes).
+    if c.is_ascii() {
+        return match c as u8 {
+            b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
+            b'0'..=b'9' => Class::Number,
+            b'\t'..=b'\r' | b' ' => Class::Space,
+            _ => Class::Other,
+        };
+    }
     if c.is_whitespace() {
         return Class::Space;
     }
@@ -124,7 +134,8 @@ fn piece_len(s: &str) -> usize {
     if let Some(c) = s[space..].chars().next() {
         let k = class(c);
         if k != Class::Space {
-            return space + run_len(&s[space..], k);
+            let first = space + c.len_utf8();
+            return first + run_len(&s[first..], k);
         }
     }
     // `\s+(?!\S)|\s+`: whitespace up to the end, or, when a non-space follows, all but its
