@@ -36,7 +36,7 @@ if (!src || !out) {
 // script and a chunk or two, and a worker none of the page's chunks.
 const TEACHERS = [['widgets.js'], ['attn-head.js']];
 const PAGES = ['js/pages/lesson.js', 'js/pages/embed.js'];
-const ALONE = ['js/pages/explain-demo.js', 'js/pages/bench.js', 'js/gpt/worker.js', 'js/gpt/grad-worker.js',
+const ALONE = ['js/pages/explain-demo.js', 'js/pages/bench.js', 'js/gpt/worker.js', 'js/gpt/gpt2-worker.js', 'js/gpt/grad-worker.js',
   'js/pages/bench-worker.js', 'js/widgets/notes/variance-worker.js'];
 // --elements (the npm package, tools/npm-package.mjs): instead of all those, each element's
 // module alone as OUT/<tag>.js, one family split into chunks of its own, for a site that

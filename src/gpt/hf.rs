@@ -243,10 +243,21 @@ pub struct HfLoader {
 }
 
 impl HfLoader {
-    /// A loader for `cfg`'s model; Err `gpt.hf.out_of_memory` if the weights cannot be had.
+    /// A loader for `cfg`'s model; Err `gpt.hf.out_of_memory` if the weights, or the
+    /// activations of a prompt after them, cannot be had.
     pub fn new(cfg: &HfConfig) -> Result<HfLoader, GptError> {
+        let model = Gpt::for_inference(cfg.config.clone(), cfg.gelu)?;
+        // ask for the activations' memory too, and give it back: the allocator keeps it, so
+        // `Activations::for_inference` later finds it instead of aborting the tab's wasm
+        let t = cfg.config.block_size.min(MAX_PROMPT_TOKENS);
+        let floats = Activations::inference_floats(&cfg.config, t);
+        let mut probe: Vec<f32> = Vec::new();
+        if usize::try_from(floats).map_or(true, |n| probe.try_reserve_exact(n).is_err()) {
+            bail!("gpt.hf.out_of_memory", mb = cfg.memory_bytes(t) >> 20);
+        }
+        drop(probe);
         Ok(HfLoader {
-            model: Gpt::for_inference(cfg.config.clone(), cfg.gelu)?,
+            model,
             pos: 0,
             header_len: None,
             head: Vec::new(),

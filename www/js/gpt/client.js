@@ -17,6 +17,21 @@ function withBuild(url, build) {
   return url;
 }
 
+// Each worker is started by its literal URL, which a bundler (Vite, webpack: the npm
+// package) recognises and builds as a worker; from a CDN through a blob:; a forced build
+// (tests, benchmarks) as its ?build=.
+function startGpt(build) {
+  if (fromOtherOrigin(import.meta.url)) return viaBlob(new URL('./worker.js', import.meta.url).href, { name: build ?? '' });
+  if (build) return new Worker(withBuild(new URL('./worker.js', import.meta.url), build), { type: 'module' });
+  return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+}
+
+function startGpt2(build) {
+  if (fromOtherOrigin(import.meta.url)) return viaBlob(new URL('./gpt2-worker.js', import.meta.url).href, { name: build ?? '' });
+  if (build) return new Worker(withBuild(new URL('./gpt2-worker.js', import.meta.url), build), { type: 'module' });
+  return new Worker(new URL('./gpt2-worker.js', import.meta.url), { type: 'module' });
+}
+
 export class GptClient {
   #worker;
   #next = 1;
@@ -28,14 +43,8 @@ export class GptClient {
    *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js).
    *  Without one the worker's URL and options are the literals a bundler (Vite, webpack: the
    *  npm package) recognises and builds as a worker; a forced build goes as its ?build=. */
-  constructor(onEvent, { build } = {}) {
-    if (fromOtherOrigin(import.meta.url)) { // the package from a CDN
-      this.#worker = viaBlob(new URL('./worker.js', import.meta.url).href, { name: build ?? '' });
-    } else if (build) { // tests, benchmarks
-      this.#worker = new Worker(withBuild(new URL('./worker.js', import.meta.url), build), { type: 'module' });
-    } else {
-      this.#worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    }
+  constructor(onEvent, { build, gpt2 = false } = {}) {
+    this.#worker = gpt2 ? startGpt2(build) : startGpt(build);
     this.#worker.onmessage = ({ data }) => {
       if (data.event) {
         onEvent(data);

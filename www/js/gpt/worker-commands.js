@@ -10,6 +10,7 @@
 import { GradPool } from './pool.js';
 import { loadBuild } from '../core/wasm-build.js';
 import { inspectCommands } from './inspect-commands.js';
+import { errorOf, serveTable } from './worker-serve.js';
 
 const CHUNK_MS = 100; // one progress event per chunk of steps
 const EVAL_ITERS = 10;
@@ -207,38 +208,8 @@ function evaluate() {
   if (scores) postMessage({ event: 'heads', step: lab.steps(), scores });
 }
 
-/** What postMessage can carry of an error: { message, code?, params? }. An Error is
- *  cloned without the core's `code` and `params`, so they travel beside it. */
-function errorOf(err) {
-  const out = { message: String(err?.message ?? err).replace(/\.$/, '') };
-  if (typeof err?.code === 'string') Object.assign(out, { code: err.code, params: err.params ?? {} });
-  return out;
-}
-
-/** The buffers of an `attention` result's maps (each Float32Array owns its own, copied out
- *  of the wasm's memory): handed over to the page, not copied again. */
-function mapBuffers(result) {
-  const maps = [result?.layers, result?.scores].flat(2).filter((m) => m?.data instanceof Float32Array);
-  return maps.map((m) => m.data.buffer);
-}
-
-/** Answers this worker's requests from `table` (name → fn(args), which may be async),
- *  once the wasm build has started and never between two halves of a step. */
+/** Answers this worker's requests from `table` once the wasm build has started and never
+ *  between two halves of a step (worker-serve.js). */
 export function serve(table) {
-  self.onmessage = async ({ data }) => {
-    const { id, cmd, ...args } = data ?? {};
-    try {
-      await ready;
-      await busy; // a command never lands between two halves of a step
-      const fn = table[cmd];
-      if (!fn) throw new Error(`unknown command ${JSON.stringify(cmd)}`);
-      const result = await fn(args);
-      const bytes = result instanceof Uint8Array ? result : result?.bytes;
-      const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : mapBuffers(result);
-      postMessage({ id, ok: true, result }, transfer);
-    } catch (err) {
-      const { message, ...coded } = errorOf(err);
-      postMessage({ id, ok: false, error: message, ...coded });
-    }
-  };
+  serveTable(table, { ready, idle: () => busy });
 }

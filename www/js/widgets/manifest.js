@@ -211,6 +211,16 @@ export const WIDGETS = Object.freeze([
     attributes: [],
     state: 'read-only: { status, step, loss, … }',
   },
+  {
+    tag: 'attn-gpt2', module: 'gpt/gpt2.js', set: 'gpt',
+    group: GROUPS.GPT, section: 's9',
+    summary: 'Open GPT-2 (124 M parameters) from Hugging Face or its files: every head’s attention, each weight explained from the forward pass, heads switched off, what each head does, generation.',
+    attributes: [['repo', 'a GPT-2-family model on the Hugging Face hub', 'openai-community/gpt2'],
+      ['hub', 'URL of a server in the hub’s layout (<hub>/<repo>/resolve/main/<file>)', 'https://huggingface.co'],
+      ['src', 'URL of a folder with config.json, model.safetensors and tokenizer.json (or vocab.json + merges.txt): opened at once', 'none'],
+      ['prompt', 'text of the first prompt', 'The cat sat on the mat. …']],
+    state: 'read-only: { status, info, tokens, probs, selected, off, heads }',
+  },
   // Not in the catalogue: the explain panel and the formula stepper every explainable grid opens
   { tag: 'attn-explain', module: 'explain/attn-explain.js', set: 'lesson' },
   { tag: 'attn-formula-steps', module: 'explain/attn-formula-steps.js', set: 'lesson', python: 'FormulaSteps' },

@@ -9,6 +9,8 @@
 //   el.running = bool       switching a head off waits for a pause
 //   el.why = () => text, or null   why this model cannot be measured (the core's error,
 //                           e.g. a block too short for a probe), said instead of the grids
+//   variant="gpt2": inside <attn-gpt2>, the grids and the chosen head only (no curves, no
+//   switch: GPT-2's element switches heads off itself)
 //   el.state → { step, best, previous_token, induction, first_token, selected, plot }  (tests)
 //   events (bubbling, composed): 'gpt-head-open' { layer, head, prompt }: open the head's
 //     attention on the probe's first row; 'gpt-head-ablate' { layer, head }: the host
@@ -32,7 +34,11 @@ const INDUCTION_SEEN = 0.3;
 
 class AttnGptHeads extends AttnWidget {
   static tag = 'attn-gpt-heads';
+  static attrs = ['variant'];
   static css = `
+    /* variant="gpt2" (<attn-gpt2>): the grids and the chosen head only; its host says what
+       the probe is and switches heads off itself */
+    :host([variant="gpt2"]) .trainer-only { display: none; }
     .grids { display: flex; flex-wrap: wrap; gap: 10px 22px; margin: 8px 0; }
     table { border-collapse: separate; border-spacing: 3px; }
     caption { font-size: .85rem; font-weight: 600; text-align: left; padding-bottom: 2px; }
@@ -63,18 +69,18 @@ class AttnGptHeads extends AttnWidget {
 
   build(root) {
     const u = (this.ui = {});
-    u.intro = h('p', { 'data-t': 'gpt.heads.intro' });
+    u.intro = h('p', { class: 'trainer-only', 'data-t': 'gpt.heads.intro' });
     u.what = h('dl', { class: 'what' }, ...SCORES.map((k) => h('div', {},
       h('dt', { 'data-t': `gpt.heads.${k}` }), ' ', h('dd', { 'data-t': `gpt.heads.${k}What` }))));
-    u.watch = h('p', { class: 'muted', 'data-t': 'gpt.heads.watch' });
+    u.watch = h('p', { class: 'muted trainer-only', 'data-t': 'gpt.heads.watch' });
     u.best = h('p', { class: 'best', role: 'status' });
     u.grids = h('div', { class: 'grids' });
-    u.plot = h('attn-loss-plot', { kinds: 'first second induction' });
+    u.plot = h('attn-loss-plot', { class: 'trainer-only', kinds: 'first second induction' });
     u.headTitle = h('p', { class: 'title' });
     u.headScores = h('p');
     u.open = h('button', { type: 'button', 'data-t': 'gpt.heads.open', onclick: () => this.#open() });
     u.switch = h('input', { type: 'checkbox', onchange: () => this.#toggle() });
-    u.switchLabel = h('label', {}, u.switch, h('span', { 'data-t': 'gpt.heads.switchOff' }));
+    u.switchLabel = h('label', { class: 'trainer-only' }, u.switch, h('span', { 'data-t': 'gpt.heads.switchOff' }));
     u.ablationText = h('p', { role: 'status' });
     u.head = h('div', { class: 'head', hidden: true }, u.headTitle, u.headScores,
       h('div', { class: 'actions' }, u.open, u.switchLabel), u.ablationText);
