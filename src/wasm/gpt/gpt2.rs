@@ -196,6 +196,14 @@ impl Gpt2Lab {
         Ok(to_js(&TokensJs { ids, pieces })?)
     }
 
+    /// One forward pass of the prompt's last tokens, nothing returned but their count
+    /// (the benchmark: the same pass `attention` makes, without copying the maps out).
+    #[wasm_bindgen(js_name = forwardOnly)]
+    pub fn forward_only(&mut self, prompt: &str) -> Result<usize, JsValue> {
+        self.ran = None;
+        Ok(self.run_prompt(prompt)?.len())
+    }
+
     /// As `GptLab.attention`: every head's weights and scores for the prompt's last
     /// tokens, and the most likely next tokens (`probs[i].char` the piece, `.id`).
     pub fn attention(&mut self, prompt: &str) -> Result<JsValue, JsValue> {

@@ -16,6 +16,10 @@
 //   ablate   { layer, head, off }       → info; a head switched off or back on
 //   clearAblated {}                     → info
 //   attention, explain, generate, heads → as the GPT's worker (inspect-commands.js)
+//   bench    { prompt, iters, warmup }  → { ms: [each forward pass], tokens, memory } (the
+//                                          benchmark page: tools/bench_gpt2.mjs)
+//   memory   {}                         → bytes of this worker's wasm memory (its peak: wasm
+//                                          memory never shrinks)
 
 import { loadBuild } from '../core/wasm-build.js';
 import { inspectCommands } from './inspect-commands.js';
@@ -75,5 +79,18 @@ serveTable({
     need().clearAblated();
     return info();
   },
+  bench: ({ prompt, iters = 5, warmup = 1 }) => {
+    const lab = need();
+    const ms = [];
+    let tokens = 0;
+    for (let i = 0; i < warmup + iters; i++) {
+      lab.clearAblated(); // a changed ablation set forces the pass to run again
+      const t0 = performance.now();
+      tokens = lab.forwardOnly(String(prompt));
+      if (i >= warmup) ms.push(performance.now() - t0);
+    }
+    return { ms, tokens, memory: wasm.memory?.buffer.byteLength ?? null };
+  },
+  memory: () => wasm.memory?.buffer.byteLength ?? null,
   ...inspectCommands(need),
 }, { ready });
