@@ -26,6 +26,7 @@ WASM_BINDGEN_VERSION=0.2.129 # must equal Cargo.lock's wasm-bindgen
 SAFETENSORS_VERSION=0.8.0 # PyPI, for the nanoGPT interchange tests (tests/tools/)
 # The course-notes tools the host recipes are tested on (tests/page/hosts.test.mjs)
 MKDOCS_MATERIAL_VERSION=9.8.2 # PyPI
+TRANSFORMERS_VERSION=4.46.3 # PyPI: GPT-2 folders made here (tools/gpt2_hf.py); the last that runs on Debian's torch 1.13
 MDBOOK_VERSION=0.5.4 # crates.io
 # The notebook tools the Python package is built and tested with (PyPI, in target/nbtools/)
 NBTOOLS_REQUIREMENTS="jupyterlab==4.6.6 notebook==7.6.5 marimo==0.25.2 anywidget==0.11.0 numpy==2.4.6 pytest==9.2.0 hatchling==1.33.0"
@@ -101,14 +102,16 @@ pip_venv() {
 setup_python_tools() {
   # The nanoGPT interchange tests (tests/tools/) run tools/*.py against real PyTorch:
   # Debian's (CPU, apt) for the system Python, and a venv over it with what PyPI adds:
-  # safetensors, and MkDocs Material for the host recipes (tests/page/hosts.test.mjs).
+  # safetensors, MkDocs Material for the host recipes (tests/page/hosts.test.mjs), and
+  # transformers (with tokenizers) for the GPT-2 tests' models (tools/gpt2_hf.py).
   if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
     step "installing Debian's PyTorch (python3-torch, CPU; about 200 MB, once)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch
   fi
-  pip_venv target/pytools "safetensors==$SAFETENSORS_VERSION mkdocs-material==$MKDOCS_MATERIAL_VERSION" \
-    "safetensors, material" --system-site-packages
+  pip_venv target/pytools \
+    "safetensors==$SAFETENSORS_VERSION mkdocs-material==$MKDOCS_MATERIAL_VERSION transformers==$TRANSFORMERS_VERSION" \
+    "safetensors, material, transformers" --system-site-packages
 }
 
 setup_hosts() {
@@ -346,6 +349,9 @@ run_tests() {
   target/pytools/bin/python tests/tools/test_export_nanogpt.py
   step "layer 1c: each head's scores, probe losses and ablation against PyTorch (tools/gpt_torch.py heads)"
   target/pytools/bin/python tests/tools/test_heads.py
+  step "layer 1c: GPT-2 folders made by transformers: our ids, logits and every attention map against its own (tools/gpt2_hf.py)"
+  cargo build --release --bin gpt
+  target/pytools/bin/python tests/tools/test_gpt2.py
   step "layer 1d: the Python package's API (pytest, against the wheel installed in target/nbtools/)"
   target/nbtools/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/*.whl
   target/nbtools/bin/pytest -q -p no:cacheprovider python/tests

@@ -276,6 +276,34 @@ class CliTest(unittest.TestCase):
                       f"(|diff| {abs(fa[i] - fb[i]):.3g}, {r:.3g} × the bound)")
 
 
+class HeadsOffTest(unittest.TestCase):
+    """Heads switched off (`gpt eval --off`, the page's switch) against transformers' own
+    `head_mask`: a 0 multiplies the head's attention weights, so its output is 0 before
+    c_proj, which is what our ablation zeroes."""
+
+    def test_heads_off_give_transformers_head_mask_logits(self):
+        tok, model = gpt2_hf.load(folder("trained"))
+        text = TEXTS[-1]
+        ids = tok(text)["input_ids"]
+        cfg = model.config
+        for off in ([(0, 1)], [(1, 3)], [(0, 0), (1, 2), (1, 3)]):
+            with self.subTest(off=off):
+                mask = torch.ones(cfg.n_layer, cfg.n_head)
+                for l, h in off:
+                    mask[l, h] = 0.0
+                with torch.no_grad():
+                    out = model(input_ids=torch.tensor([ids]), head_mask=mask, output_attentions=True)
+                want = out.logits[0, -1].double().tolist()
+                flag = ",".join(f"{l}.{h}" for l, h in off)
+                got = json.loads(gpt("eval", "--ckpt", folder("trained"), "--text", text, "--logits",
+                                     "--off", flag)[1])
+                d, r, i = worst(got["logits"], want)
+                self.assertLessEqual(r, 1.0, f"logit {i}: off by {d:.3g}")
+                # and it changed something: the model with every head on is another model
+                full = REFS["trained"][-1]["logits"]
+                self.assertGreater(max(abs(a - b) for a, b in zip(full, want)), 1e-3)
+
+
 class RefusalTest(unittest.TestCase):
     """Folders our loader must refuse, with a message that names the problem."""
 

@@ -24,6 +24,12 @@ impl Loaded {
         }
     }
 
+    pub(crate) fn model_mut(&mut self) -> &mut Gpt {
+        match self {
+            Loaded::Ours(m, _) | Loaded::Hf(m, _) => m,
+        }
+    }
+
     pub(crate) fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
         match self {
             Loaded::Ours(_, vocab) => vocab.encode(text).map_err(|e| e.to_string()),

@@ -60,6 +60,7 @@ const USAGE: &str = "usage: gpt <train|sample|eval|tokenize|bench|heads> [flags]
   eval:   --ckpt FILE --text TEXT (2..block_size+1 tokens): the loss at each position;
           --logits: also the ids and the logits after the last token (the whole vocab);
           --attentions: every layer's and head's attention weights
+          --off 0.1,2.3: with those heads (layer.head, counted from 0) switched off
   tokenize: --ckpt FILE|DIR --text TEXT: the ids and each token's text
   --ckpt DIR (eval, sample, heads, tokenize): a Hugging Face GPT-2 folder: config.json,
           model.safetensors, and tokenizer.json or vocab.json + merges.txt
@@ -131,7 +132,16 @@ fn cmd_train(a: &Args) -> Result<(), String> {
 }
 
 fn cmd_eval(a: &Args) -> Result<(), String> {
-    let loaded = hf::load_any(a)?;
+    let mut loaded = hf::load_any(a)?;
+    // --off 0.1,2.3: those heads (layer.head, from 0) switched off, as the page's switch
+    if let Some(list) = a.get::<String>("off")? {
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            let bad = || format!("--off: {item:?} is not layer.head (from 0)");
+            let (l, h) = item.split_once('.').ok_or_else(bad)?;
+            let (l, h) = (l.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+            loaded.model_mut().set_ablated(l, h, true).map_err(|e| e.to_string())?;
+        }
+    }
     let model = loaded.model();
     let ids = loaded.encode(&a.required("text")?)?;
     let bs = model.config.block_size;
@@ -233,7 +243,7 @@ fn run(argv: &[String]) -> Result<(), String> {
             with_model(&["iters"]),
             &["no-bias", "no-causal", "portable"],
         ),
-        "eval" => (vec!["ckpt", "text", "threads"], &["logits", "attentions"]),
+        "eval" => (vec!["ckpt", "text", "threads", "off"], &["logits", "attentions"]),
         "tokenize" => (vec!["ckpt", "text"], &[]),
         "heads" => {
             let mut v = vec![
