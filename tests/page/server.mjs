@@ -57,7 +57,7 @@ async function handle(root, req, res, extra) {
   }
   const file = await resolveFile(root, req.url ?? '/');
   if (!file) {
-    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+    res.writeHead(404, { ...extra.headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
     return;
   }
   const body = await readFile(file);
@@ -74,7 +74,8 @@ async function handle(root, req, res, extra) {
 
 /**
  * Serves `root` on a port of its own; resolves to { base, close } (base ends in "/").
- * `headers` are added to every 200 response, `htmlHeaders` to .html ones only.
+ * `headers` are added to every 200 and 404 response (a CORS header, as the Hugging Face
+ * hub's), `htmlHeaders` to .html ones only.
  */
 export async function serve(root, { headers = {}, htmlHeaders = {} } = {}) {
   const dir = root.endsWith(path.sep) ? root : root + path.sep;

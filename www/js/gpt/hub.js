@@ -5,7 +5,8 @@
 //
 //   openFile(hub, repo, name, { signal, onProgress }) → { body: ReadableStream, size, cached }
 //                                                        or null (the server has no such file)
-//   keptModels()                          → [{ hub, repo, files: [name], bytes }]
+//   keptModels()                          → [{ hub, repo, files: [name], bytes, complete }]
+//                                           (complete: config.json and model.safetensors kept)
 //   forget(hub, repo)                     deletes a kept model's files
 //   canKeep()                             false where the Cache API is missing (plain http)
 
@@ -81,6 +82,7 @@ export async function keptModels() {
     m.files.push(req.url.slice(i + PATH.length));
     m.bytes += sizeOf(await cache.match(req)) ?? 0;
   }
+  for (const m of models.values()) m.complete = ['config.json', 'model.safetensors'].every((f) => m.files.includes(f));
   return [...models.values()].sort((a, b) => a.repo.localeCompare(b.repo));
 }
 

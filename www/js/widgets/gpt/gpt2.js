@@ -6,8 +6,13 @@
 //
 //   <attn-gpt2 repo="openai-community/gpt2" hub="https://huggingface.co" prompt="…">
 //   attributes: repo (the hub's model id), hub (a server in the hub's layout: tests, mirrors),
-//               src (a folder URL holding the files: opens it at once), prompt
+//               src (a folder URL holding the files: opens it at once), prompt,
+//               fixed (the host gives the model: no hub, file or kept-model choice shown)
+//   el.startClient = (onEvent) => client   a host that starts GPT-2's worker itself (the
+//               notebook's GptInspect: a client of GptClient's shape, { call, terminate })
 //   el.state → { status, info, prompt, tokens, probs, selected, off, heads }   (tests)
+//   data-status: closed | opening | open | failed (the model); data-attempt: open | failed
+//   (the last open, done: a failed one leaves the model opened before open)
 //
 // The weights live in GPT-2's worker (gpt/gpt2-worker.js); every number is the core's.
 
@@ -41,6 +46,8 @@ class AttnGpt2 extends AttnWidget {
   static deferBuild = false;
   static css = `
     [hidden] { display: none !important; }
+    :host([fixed]) .open > :not(.progress, .msg) { display: none !important; }
+    label.col { display: flex; flex-direction: column; align-items: stretch; gap: 4px; text-align: start; }
     .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
     .row input[type="text"] { flex: 1 1 14rem; min-width: 0; font-family: var(--_mono); }
     textarea { width: 100%; box-sizing: border-box; font-family: var(--_mono); min-height: 3.2rem; }
@@ -196,14 +203,15 @@ class AttnGpt2 extends AttnWidget {
     const r = this.#run;
     return { status: this.#status, info: this.#info, prompt: this.#prompt, tokens: r?.tokens ?? [], ids: r?.ids ?? [],
       probs: r?.probs ?? [], baseline: this.#baseline?.probs ?? null, selected: this.#selected,
-      off: this.#offHeads(), heads: this.#heads, openedMs: this.#opened, error: this.#err ? message(this.#err, this.language) : '' };
+      off: this.#offHeads(), heads: this.#heads, openedMs: this.#opened, error: this.#errorText() };
   }
 
   /** The client of GPT-2's worker, started on first use (and again after a crash). */
   #worker() {
-    this.#client ??= new GptClient((e) => {
+    const onEvent = (e) => {
       if (e.event === 'stopped' && e.reason === 'crashed') this.#crashed();
-    }, { gpt2: true });
+    };
+    this.#client ??= this.startClient?.(onEvent) ?? new GptClient(onEvent, { gpt2: true });
     return this.#client;
   }
 
@@ -237,6 +245,7 @@ class AttnGpt2 extends AttnWidget {
     if (this.#status === 'opening') return;
     const t0 = performance.now();
     this.#status = 'opening';
+    delete this.dataset.attempt;
     this.#err = null;
     this.#abort = new AbortController();
     this.ui.progress.hidden = false;
@@ -254,12 +263,22 @@ class AttnGpt2 extends AttnWidget {
       this.#opened = performance.now() - t0;
       this.#paintSummary();
       this.dataset.status = 'open';
+      this.dataset.attempt = 'open';
     } catch (err) {
       this.#status = this.#info ? 'open' : 'failed';
-      this.#err = err?.name === 'AbortError' ? { key: 'gpt2.cancelled' }
+      // a cancel surfaces as whatever the read in progress threw (an AbortError, Cache.put's error)
+      this.#err = this.#abort.signal.aborted ? { key: 'gpt2.cancelled' }
         : err instanceof TypeError ? { key: 'gpt2.network', params: { msg: err.message } } : err;
       if (err?.crashed) this.#crashed();
+      // nothing kept of a download that did not finish, nor of files the core refused
+      // (a model that did not fit in memory stays kept: it opens in another tab)
+      if (source.hub) {
+        const kept = (await keptModels().catch(() => [])).find((m) => m.hub === source.hub && m.repo === source.repo);
+        const refused = typeof err?.code === 'string' && err.code !== 'gpt.hf.out_of_memory';
+        if (kept && (!kept.complete || refused)) await forget(source.hub, source.repo).catch(() => {});
+      }
       this.dataset.status = this.#status;
+      this.dataset.attempt = 'failed'; // a model opened before stays open
     } finally {
       this.#abort = null;
       this.ui.progress.hidden = true;
@@ -296,10 +315,15 @@ class AttnGpt2 extends AttnWidget {
     this.dataset.phase = p.phase;
   }
 
-  #paintError() {
+  /** The error shown, in the widget's language: a key of the tables, or the core's. */
+  #errorText() {
     const err = this.#err;
-    this.ui.msg.hidden = !err;
-    this.ui.msg.textContent = !err ? '' : err.key ? this.t(err.key, err.params ?? err) : message(err, this.language);
+    return !err ? '' : err.key ? this.t(err.key, err.params ?? err) : message(err, this.language);
+  }
+
+  #paintError() {
+    this.ui.msg.hidden = !this.#err;
+    this.ui.msg.textContent = this.#errorText();
   }
 
   #paintSummary() {
@@ -310,7 +334,7 @@ class AttnGpt2 extends AttnWidget {
   }
 
   async #listKept() {
-    const models = await keptModels().catch(() => []);
+    const models = (await keptModels().catch(() => [])).filter((m) => m.complete);
     const hub = this.getAttribute('hub') || HUB;
     this.ui.kept.hidden = !canKeep();
     this.ui.keptList.replaceChildren(...(models.length ? models.map((m) => h('li', { 'data-repo': m.repo },
@@ -342,6 +366,7 @@ class AttnGpt2 extends AttnWidget {
       this.#err = null;
       this.#paintRun();
       this.dataset.tokens = String(a.tokens.length);
+      this.dataset.runs = String(Number(this.dataset.runs ?? 0) + 1);
     } catch (err) {
       this.#err = err;
       if (err?.crashed) this.#crashed();
