@@ -139,7 +139,10 @@ fn cmd_eval(a: &Args) -> Result<(), String> {
             let bad = || format!("--off: {item:?} is not layer.head (from 0)");
             let (l, h) = item.split_once('.').ok_or_else(bad)?;
             let (l, h) = (l.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
-            loaded.model_mut().set_ablated(l, h, true).map_err(|e| e.to_string())?;
+            loaded
+                .model_mut()
+                .set_ablated(l, h, true)
+                .map_err(|e| e.to_string())?;
         }
     }
     let model = loaded.model();
@@ -243,7 +246,10 @@ fn run(argv: &[String]) -> Result<(), String> {
             with_model(&["iters"]),
             &["no-bias", "no-causal", "portable"],
         ),
-        "eval" => (vec!["ckpt", "text", "threads", "off"], &["logits", "attentions"]),
+        "eval" => (
+            vec!["ckpt", "text", "threads", "off"],
+            &["logits", "attentions"],
+        ),
         "tokenize" => (vec!["ckpt", "text"], &[]),
         "heads" => {
             let mut v = vec![
