@@ -15,12 +15,12 @@ use wasm_bindgen::prelude::*;
 
 use super::heads::{scores_js, Best};
 use super::inspect::{attention_js, check_head, explain_err, explain_js};
-use super::lab::err;
+use super::lab::{err, sample_options};
 use crate::explain::Kind;
 use crate::gpt::bpe::Bpe;
 use crate::gpt::heads::{head_scores, Probe};
 use crate::gpt::hf::{self, HfConfig, HfLoader, MAX_PROMPT_TOKENS};
-use crate::gpt::sample::{generate, SampleOptions};
+use crate::gpt::sample::generate;
 use crate::gpt::{gpt_error, Activations, Gelu, Gpt};
 use crate::wasm::to_js;
 
@@ -151,7 +151,9 @@ impl Gpt2Lab {
         let key = (ids, self.model.ablated.clone());
         if self.ran.as_ref() != Some(&key) {
             self.ran = None;
-            self.model.forward_last(&mut self.acts, &key.0).map_err(err)?;
+            self.model
+                .forward_last(&mut self.acts, &key.0)
+                .map_err(err)?;
             self.ran = Some(key.clone());
         }
         Ok(key.0)
@@ -250,25 +252,10 @@ impl Gpt2Lab {
         top_k: u32,
         seed: u32,
     ) -> Result<String, JsValue> {
-        if !temperature.is_finite() {
-            return Err(err(gpt_error!("gpt.generate.temperature_nan")));
-        }
-        if n > MAX_GENERATE_TOKENS {
-            return Err(err(gpt_error!(
-                "gpt.generate.too_many",
-                max = MAX_GENERATE_TOKENS,
-                n
-            )));
-        }
+        let opts = sample_options(n, MAX_GENERATE_TOKENS, temperature, top_k, seed)?;
         if prompt.is_empty() {
             return Err(err(gpt_error!("gpt.prompt.empty")));
         }
-        let opts = SampleOptions {
-            greedy: temperature <= 0.0,
-            temperature,
-            top_k: (top_k > 0).then_some(top_k as usize),
-            seed: seed as u64,
-        };
         let mut ids = self.bpe.encode(prompt);
         let start = ids.len();
         self.ran = None; // generation runs other prompts through the buffers

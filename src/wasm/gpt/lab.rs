@@ -4,12 +4,35 @@ use wasm_bindgen::prelude::*;
 
 use super::config::{hyperparams, ConfigOut};
 use crate::gpt::data::check_text;
-use crate::gpt::{gpt_error, GptError, Trainer};
+use crate::gpt::{gpt_error, GptError, SampleOptions, Trainer};
 use crate::wasm::{error_object, thrown, to_js};
 
 /// Most steps per `step` call and characters per `generate` call: one call stays short.
 const MAX_STEPS_PER_CALL: u32 = 10_000;
 const MAX_GENERATE: u32 = 5_000;
+
+/// What `generate` is asked for, checked: `n` up to `max` tokens, temperature a number
+/// (≤ 0 = greedy), top_k 0 = all.
+pub(super) fn sample_options(
+    n: u32,
+    max: u32,
+    temperature: f32,
+    top_k: u32,
+    seed: u32,
+) -> Result<SampleOptions, JsValue> {
+    if !temperature.is_finite() {
+        return Err(err(gpt_error!("gpt.generate.temperature_nan")));
+    }
+    if n > max {
+        return Err(err(gpt_error!("gpt.generate.too_many", max, n)));
+    }
+    Ok(SampleOptions {
+        greedy: temperature <= 0.0,
+        temperature,
+        top_k: (top_k > 0).then_some(top_k as usize),
+        seed: seed as u64,
+    })
+}
 
 /// The learner's error as a thrown JS Error with its code and params.
 pub(super) fn err(e: GptError) -> JsValue {
@@ -117,19 +140,9 @@ impl GptLab {
         top_k: u32,
         seed: u32,
     ) -> Result<String, JsValue> {
-        if !temperature.is_finite() {
-            return Err(err(gpt_error!("gpt.generate.temperature_nan")));
-        }
-        if n > MAX_GENERATE {
-            return Err(err(gpt_error!(
-                "gpt.generate.too_many",
-                max = MAX_GENERATE,
-                n
-            )));
-        }
-        let top_k = (top_k > 0).then_some(top_k as usize);
+        let o = sample_options(n, MAX_GENERATE, temperature, top_k, seed)?;
         self.tr
-            .generate(prompt, n as usize, temperature, top_k, seed as u64)
+            .generate(prompt, n as usize, temperature, o.top_k, o.seed)
             .map_err(err)
     }
 
