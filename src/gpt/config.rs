@@ -68,7 +68,7 @@ impl GptConfig {
                 "gpt.hf.too_big",
                 n,
                 mb = (n * 4) >> 20,
-                limit = MAX_INFER_PARAMS
+                limit = format!("{} M", MAX_INFER_PARAMS / 1_000_000)
             );
         }
         Ok(())

@@ -58,6 +58,11 @@ const site = pageSuite({
     await hubRepo('test/bert', 'random', (d) => writeFile(path.join(d, 'config.json'), JSON.stringify({
       architectures: ['BertForMaskedLM'], model_type: 'bert', hidden_size: 64, num_attention_heads: 4,
       num_hidden_layers: 2, vocab_size: 1000 })));
+    await hubRepo('test/gpt2-large', 'random', async (d) => { // 774 M parameters: over the page's limit
+      const config = JSON.parse(await readFile(path.join(d, 'config.json'), 'utf8'));
+      Object.assign(config, { n_layer: 36, n_head: 20, n_embd: 1280, n_positions: 1024, vocab_size: 50257 });
+      await writeFile(path.join(d, 'config.json'), JSON.stringify(config));
+    });
     await hubRepo('test/truncated', 'random', async (d) => {
       const f = path.join(d, 'model.safetensors');
       await truncate(f, Math.floor((await stat(f)).size * 0.6));
@@ -89,7 +94,7 @@ async function openFromHub(page, base, repo, { name = 'Open from Hugging Face' }
     e.phases = [];
     new MutationObserver(() => e.phases.push(e.dataset.phase)).observe(e, { attributes: true, attributeFilter: ['data-phase'] });
   }, base.replace(/\/$/, ''));
-  await el.getByRole('textbox', { name: 'repo' }).fill(repo);
+  await el.locator('.open input[type="text"]').fill(repo);
   await el.getByRole('button', { name }).click();
   await page.waitForFunction(() => ['open', 'failed'].includes(document.querySelector('attn-gpt2')?.dataset.attempt),
     null, { timeout: 120000 });
@@ -234,6 +239,7 @@ test('a model that is not GPT-2, a truncated file, no tokenizer and a cancelled 
   };
   assert.match(await said('test/bert'), /this is a "bert" model, not GPT-2/);
   assert.match(await said('test/truncated'), /model\.safetensors ended after \d+ of \d+ bytes/);
+  assert.match(await said('test/gpt2-large'), /this model has 774\d{6} parameters \(\d+ MB as f32\); the limit here is 400 M/);
   assert.match(await said('test/no-tokenizer'), /no tokenizer: give tokenizer\.json, or vocab\.json and merges\.txt/);
   // the page still works: a good model opens after them
   assert.equal(await openFromHub(page, hub.base, 'test/gpt2-random'), 'open');
@@ -253,7 +259,7 @@ test('a model that is not GPT-2, a truncated file, no tokenizer and a cancelled 
   try {
     const el = gpt2(page);
     await el.evaluate((e, h) => { e.setAttribute('hub', h); delete e.dataset.attempt; }, slow.base);
-    await el.getByRole('textbox', { name: 'repo' }).fill('test/slow');
+    await el.locator('.open input[type="text"]').fill('test/slow');
     await el.getByRole('button', { name: 'Open from Hugging Face' }).click();
     await page.waitForFunction(() => document.querySelector('attn-gpt2').dataset.phase === 'download');
     await el.getByRole('button', { name: 'Cancel' }).click();

@@ -102,12 +102,13 @@ class AttnGpt2 extends AttnWidget {
   build(root) {
     const u = (this.ui = {});
     const t = (key) => ({ 'data-t': key });
-    u.repo = h('input', { type: 'text', value: DEFAULT_REPO, spellcheck: false, autocomplete: 'off', 'aria-label': 'repo',
+    u.repo = h('input', { type: 'text', value: DEFAULT_REPO, spellcheck: false, autocomplete: 'off',
       onkeydown: (e) => { if (e.key === 'Enter') this.openHub(); } });
     u.openHub = h('button', { type: 'button', class: 'primary', ...t('gpt2.openHub'), onclick: () => this.openHub() });
     u.hubNote = h('p', { class: 'muted' });
     u.files = h('input', { type: 'file', multiple: true, onchange: () => this.openFiles([...u.files.files]) });
-    u.drop = h('div', { class: 'drop' }, h('p', {}, h('strong', t('gpt2.pick')), ' ', h('span', t('gpt2.pickWhat'))), u.files);
+    u.drop = h('div', { class: 'drop' }, h('label', { class: 'col' },
+      h('span', {}, h('strong', t('gpt2.pick')), ' ', h('span', t('gpt2.pickWhat'))), u.files));
     u.drop.addEventListener('dragover', (e) => { e.preventDefault(); u.drop.classList.add('over'); });
     u.drop.addEventListener('dragleave', () => u.drop.classList.remove('over'));
     u.drop.addEventListener('drop', async (e) => {
@@ -143,7 +144,7 @@ class AttnGpt2 extends AttnWidget {
     u.headTitle = h('p', { class: 'title' });
     u.switch = h('input', { type: 'checkbox', onchange: () => this.#switchHead(u.switch.checked) });
     u.windowNote = h('span', { class: 'muted' });
-    u.window = h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': 'window',
+    u.window = h('input', { type: 'range', min: 0, max: 0, value: 0,
       oninput: () => { this.#start = Number(u.window.value); this.#drawHead(); } });
     u.windowRow = h('div', { class: 'row', hidden: true }, u.window, u.windowNote);
     u.matrix = h('attn-matrix', { palette: 'weights', explainable: '', matrix: 'weights' });
@@ -445,6 +446,7 @@ class AttnGpt2 extends AttnWidget {
     u.headTitle.textContent = this.t(isOff ? 'gpt2.headOff' : 'gpt2.head', { l: layer + 1, h: head + 1 });
     u.switch.checked = isOff;
     u.windowNote.textContent = this.t('gpt2.window', { from: s + 1, to: s + n, n: t });
+    u.window.setAttribute('aria-label', u.windowNote.textContent);
     u.matrix.setAttribute('label', `L${layer + 1} H${head + 1}`);
     u.matrix.rowLabels = labels;
     u.matrix.colLabels = labels;
