@@ -7,7 +7,9 @@
 //                  where nothing can be found relative to it: anywidget issue 921)
 //   head.json      the built-in h/o/u head, as the core's HeadLab starts (Head()'s defaults)
 //   gpt.js         the same for GptInspect (www/js/pages/notebook/gpt.js): <attn-gpt-inspect> and the
-//                  GPT's simd128 build inside it
+//                  GPT's simd128 build inside it; <attn-gpt2> and its worker
+//                  (www/js/pages/notebook/gpt2-worker.js, bundled apart and carried as text: gpt.js
+//                  starts it from a blob: and posts it the wasm)
 //   tags.json      the elements widget.js defines (Widget(tag) accepts these)
 //   ../_manifest.py the manifest's Python classes the package writes no code for
 //
@@ -66,6 +68,7 @@ const inline = (pkg) => ({
         return { contents: readFileSync(path.join(www, pkg, 'attention_playground_bg.wasm')), loader: 'binary' };
       }
       if (args.path === 'ap-inline:katex-css') return { contents: katexCss(), loader: 'text' };
+      if (args.path === 'ap-inline:gpt2-worker') return { contents: gpt2Worker, loader: 'text' };
       throw new Error(`unknown ${args.path}`);
     });
     if (pkg !== 'pkg') {
@@ -117,9 +120,34 @@ async function esm(entry, file, pkg, banned) {
   return inputs;
 }
 
+/** GPT-2's notebook worker as one module's text, `pkg`'s glue inside and no wasm (its
+ *  starter posts it the bytes it carries). */
+async function workerText(entry, pkg) {
+  const result = await esbuild.build({
+    entryPoints: [path.join(www, 'js', entry)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    minify: true,
+    target: ['es2022'],
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [inline(pkg)],
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  for (const name of ['ap-inline:wasm', 'widgets/', 'ui/']) {
+    if (inputs.some((i) => i.includes(name))) throw new Error(`${entry} must not bundle ${name}`);
+  }
+  return result.outputFiles[0].text;
+}
+
 mkdirSync(out, { recursive: true });
+const gpt2Worker = await workerText('pages/notebook/gpt2-worker.js', 'pkg-gpt');
+console.log(`notebook GPT-2 worker: ${gpt2Worker.length} bytes, inside gpt.js`);
 const inputs = await esm('pages/notebook/widget.js', 'widget.js', 'pkg', ['gpt-train.js', 'gpt/worker.js', 'gpt/worker-commands.js', 'gpt/client.js', 'pkg-gpt/attention_playground.js']);
-await esm('pages/notebook/gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt/worker.js', 'gpt/worker-commands.js', 'gpt/client.js', 'pkg/attention_playground.js']);
+// gpt.js takes client.js for GPT-2's worker, which it starts itself (client.js's own URLs are unavailable:).
+await esm('pages/notebook/gpt.js', 'gpt.js', 'pkg-gpt', ['gpt-train.js', 'gpt/worker.js', 'gpt/worker-commands.js', 'gpt/gpt2-worker.js', 'pkg/attention_playground.js']);
 
 // Head()'s defaults: the core's own built-in head.
 const core = await nodeCore();

@@ -14,7 +14,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from . import _checks
+from . import _checks, _gpt2
 from ._checks import InputError
 
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -338,7 +338,8 @@ SAFETENSORS_MAX = 512 * 1024 * 1024
 
 
 class GptInspect(_Drawn, anywidget.AnyWidget):
-    """Every layer and head of a GPT checkpoint (``<attn-gpt-inspect>``).
+    """Every layer and head of a GPT checkpoint (``<attn-gpt-inspect>``), or of GPT-2
+    (``<attn-gpt2>``, the site's element).
 
     ``GptInspect(checkpoint="model.safetensors", prompt="ROMEO:")``: a checkpoint of the
     site (its "Download model"), or one converted from nanoGPT (tools/convert_nanogpt.py).
@@ -348,15 +349,27 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
     typed into the widget comes back as ``prompt``; setting ``prompt`` redraws it. What the
     core refuses (a damaged file, a character not in the vocabulary) is in ``error``.
 
+    ``GptInspect("path/to/gpt2", prompt="The cat sat")``: a GPT-2 folder as Hugging Face's
+    save_pretrained writes it (config.json, model.safetensors, and tokenizer.json or
+    vocab.json + merges.txt; ``huggingface-cli download openai-community/gpt2`` fetches
+    GPT-2 small's, 500 MB). The weights go to the page a few MB at a time, as the page asks
+    for them, between cells (a cell that runs long pauses the load), into a worker: the
+    notebook stays responsive while GPT-2 runs. ``tokens`` are then the BPE pieces of the
+    prompt's last ``config["max_tokens"]`` tokens, ``weights`` every head's weights over them
+    (n_layer, n_head, T, T), ``config`` (kind "gpt2", n_layer, n_head, n_embd, block_size,
+    vocab_size, params, gelu, max_tokens, tokenizer_size). A missing file is an InputError
+    here; a folder the core refuses (not GPT-2, a tokenizer that does not fit) is ``error``.
+
     ``heads``: what each head has learned, measured once per checkpoint on the probe (16
     rows of random characters, each written twice; the same numbers as ``gpt heads --ckpt
-    FILE --json``), a dict: ``previous_token``, ``induction``, ``first_token``, each a
-    float64 array (n_layer, n_head) (a head's mean attention from t to t − 1; on the
-    second copy, to the token after the earlier occurrence of t's token; to the first
-    token); ``probe`` (the rows as text) and ``probe_len`` (each row's half); ``loss_first``
-    and ``loss_second`` (the loss on the first copy and on the second); ``best`` (``layer``,
-    ``head``, ``score``: the largest induction score). ``None`` before the widget has
-    loaded the checkpoint, and for a model whose block_size is under 4 (no probe fits)::
+    FILE --json``; for GPT-2, 4 rows of 12 random tokens), a dict: ``previous_token``,
+    ``induction``, ``first_token``, each a float64 array (n_layer, n_head) (a head's mean
+    attention from t to t − 1; on the second copy, to the token after the earlier
+    occurrence of t's token; to the first token); ``probe`` (the rows as text) and
+    ``probe_len`` (each row's half); ``loss_first`` and ``loss_second`` (the loss on the
+    first copy and on the second); ``best`` (``layer``, ``head``, ``score``: the largest
+    induction score). ``None`` before the widget has loaded the checkpoint, and for a
+    model whose block_size is under 4 (no probe fits)::
 
         gpt.heads["induction"].shape       # (n_layer, n_head)
         gpt.heads["induction"].argmax()    # layer-major: divmod(i, n_head) = (layer, head)
@@ -364,6 +377,7 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
 
     _esm = _static("gpt.js")
     _checkpoint = traitlets.Bytes().tag(sync=True)
+    _gpt2 = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)  # a folder's files and sizes
     prompt = Checked(lambda v: _prompt(v), "").tag(sync=True)
     attributes = Checked(_checks.attributes, {}).tag(sync=True)
     lang = Checked(_checks.lang, "en").tag(sync=True)
@@ -379,8 +393,8 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
     def _on_prompt(self, change):
         self._inputs_changed(change)
 
-    @traitlets.observe("_checkpoint")
-    def _on_checkpoint(self, change):
+    @traitlets.observe("_checkpoint", "_gpt2")
+    def _on_source(self, change):
         self._inputs_changed(change)
         if not self._receiving and not _same(change["old"], change["new"]):
             with self._from_widget():
@@ -388,16 +402,56 @@ class GptInspect(_Drawn, anywidget.AnyWidget):
                 self.set_trait("heads", None)
 
     def __init__(self, checkpoint, prompt: str = "", *, lang: str = "en"):
-        super().__init__(_checkpoint=_read_checkpoint(checkpoint), prompt=prompt, lang=lang)
+        self._folder = _gpt2.folder_of(checkpoint)
+        self._runs = _gpt2.Runs()
+        super().__init__(**_source(checkpoint, self._folder), prompt=prompt, lang=lang)
+        self.on_msg(self._on_page)
 
     def load(self, checkpoint):
-        """Shows another checkpoint (a path or its bytes)."""
-        self._checkpoint = _read_checkpoint(checkpoint)
+        """Shows another checkpoint (a path or its bytes) or GPT-2 folder."""
+        folder = _gpt2.folder_of(checkpoint)
+        source = _source(checkpoint, folder)  # checked before anything changes
+        self._folder = folder
+        with self.hold_sync():
+            for name, value in source.items():
+                setattr(self, name, value)
+
+    def _on_page(self, _widget, content, buffers):
+        """GPT-2's messages: a chunk of a file asked for, a run's weights in parts."""
+        if not isinstance(content, dict):
+            return
+        if "read" in content:
+            if self._folder is None:
+                ask = content["read"] if isinstance(content["read"], dict) else {}
+                answer, data = {"id": ask.get("id"), "error": "no GPT-2 folder is open"}, b""
+            else:
+                answer, data = self._folder.read(content["read"])
+            self.send({"chunk": answer}, buffers=[data])
+        elif "drawn" in content:
+            state = self._runs.take(content["drawn"], buffers)
+            if state is not None:
+                self._take(state)
+
+    def _take(self, state):
+        """Sets what the widget sent as set_state does (checked, all or nothing), with no
+        echo to the page: each view draws its own runs, and an old prompt echoed after a
+        newer one would run again."""
+        with self._lock_property(**state), self._from_widget(), self.hold_trait_notifications():
+            for name, value in state.items():
+                self.set_trait(name, self.trait_metadata(name, "from_json", self._trait_from_json)(value, self))
 
     def __repr__(self):
         c = self.config
         what = f"n_layer={c['n_layer']} n_head={c['n_head']}" if c else "not drawn yet"
         return f"<GptInspect {what} prompt={self.prompt!r}>"
+
+
+def _source(checkpoint, folder):
+    """The traits that say what is open: a GPT-2 folder's files (``folder``), else the
+    checkpoint's bytes."""
+    if folder is not None:
+        return {"_checkpoint": b"", "_gpt2": folder.describe()}
+    return {"_checkpoint": _read_checkpoint(checkpoint), "_gpt2": None}
 
 
 def _prompt(value):

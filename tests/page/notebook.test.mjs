@@ -10,6 +10,12 @@
 // - The other widgets draw; an element's state goes both ways; a bad one is refused.
 // - GptInspect draws every head of the site's model; its weights equal a NumPy forward pass,
 //   and its heads' scores ((n_layer, n_head) arrays) the CLI's (`gpt heads --json`) to 1e-6.
+// - GptInspect("folder") on a GPT-2 folder that transformers wrote (tools/gpt2_hf.py make):
+//   <attn-gpt2> reads it from the kernel chunk by chunk into its worker; the weights in
+//   Python equal the release CLI's (`gpt eval --attentions`) to 1e-6 and the tokens its
+//   pieces (`gpt tokenize`), for a prompt from Python and one typed into the widget; heads
+//   arrive; a folder without a tokenizer is an InputError, a BERT config the core's `error`.
+//   With NOTEBOOK_GPT2_BIG=DIR (GPT-2 small's 500 MB, say), that folder opens too, timed.
 // - marimo (PyPI marimo, `marimo run`): the head draws, its numbers and an edit reach a cell.
 // - A static book's {anywidget} directive (the ESM and a JSON of traits) draws the head.
 // No test may log a console error or page error from the widgets (JupyterLab's own are
@@ -18,11 +24,14 @@
 // NBTOOLS names the venv that holds JupyterLab and the built wheel (./build.sh test makes it
 // in target/nbtools). Run from the repo root, after ./build.sh wheel:
 //   NBTOOLS=target/nbtools node --test tests/page/notebook.test.mjs
+// The GPT-2 case needs a Python with transformers: GPT2_PYTHON, else target/pytools's or
+// /tmp/tfvenv's, the first that has it; and the release CLI (GPT_BIN, else target/release/gpt).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -109,6 +118,31 @@ const GPT_CELLS = [
     + ' **{k: h[k] for k in ("probe", "probe_len", "loss_first", "loss_second", "best")}, "vocab": gpt.config["vocab"]}))',
 ];
 
+// GptInspect on GPT-2 folders of the work folder (made in the test): gpt2 (a model
+// transformers wrote and trained 20 steps), no_tokenizer (its tokenizer files gone), bert
+// (its config.json BERT's).
+const GPT2_PROMPTS = ["ROMEO: The cat sat on the mat, and the cat's hat fell off.", 'It is 1984; they\'ll say "we\'ve won" ✓'];
+const GPT2_TYPED = 'Typed in the widget: hello, world!';
+const GPT2_CELLS = [
+  `from attention_playground import GptInspect\ngpt2 = GptInspect("gpt2", prompt=${JSON.stringify(GPT2_PROMPTS[0])})\ngpt2`,
+  'import json\nw = gpt2.weights\nprint(json.dumps({"prompt": gpt2.prompt, "tokens": gpt2.tokens, "shape": w.shape, "dtype": str(w.dtype),'
+    + ' "weights": w.tolist(), "config": gpt2.config, "error": gpt2.error}))',
+  `gpt2.prompt = ${JSON.stringify(GPT2_PROMPTS[1])}`,
+  `h = gpt2.heads\nprint(json.dumps({**{k: {"shape": h[k].shape, "dtype": str(h[k].dtype), "rows": h[k].tolist()} for k in ${JSON.stringify(SCORES)}},`
+    + ' **{k: h[k] for k in ("probe", "probe_len", "loss_first", "loss_second", "best")}}))',
+  'try:\n    GptInspect("no_tokenizer")\nexcept ValueError as e:\n    print("refused:", e)',
+  'bert = GptInspect("bert", prompt="x")\nbert',
+  'print(json.dumps({"error": bert.error, "config": bert.config, "weights": bert.weights}))',
+  'import os\nbig = GptInspect(os.environ["NOTEBOOK_GPT2_BIG"], prompt="The cat sat on the mat. The dog sat on the log. The cat sat on the")\nbig',
+  'import resource\nprint(json.dumps({"shape": big.weights.shape, "tokens": len(big.tokens), "config": big.config, "error": big.error,'
+    + ' "kernel_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))',
+  'big.prompt = " ".join(["The cat sat on the mat."] * 60)',
+  'print(json.dumps({"shape": big.weights.shape, "sum": float(big.weights.sum()), "prompt": big.prompt[:40], "error": big.error}))',
+  'bert.load("gpt2")',
+  'print(json.dumps({"error": bert.error, "config": bert.config, "tokens": bert.tokens, "shape": None if bert.weights is None else bert.weights.shape}))',
+  'bert.load("small.safetensors")\nbert.prompt = "ROMEO:"',
+];
+
 // marimo: the head wrapped by mo.ui.anywidget; a cell that reads its numbers runs again
 // whenever the widget sends new ones (marimo's reactivity), so it prints them as JSON.
 const MARIMO_APP = `import marimo
@@ -164,6 +198,7 @@ before(async () => {
   await cp(path.join(REPO, 'docs/notebooks/attention.ipynb'), path.join(work, 'attention.ipynb'));
   await cp(path.join(REPO, 'www/models/small.safetensors'), path.join(work, 'small.safetensors'));
   await writeFile(path.join(work, 'gpt.ipynb'), JSON.stringify({ ...nb, cells: GPT_CELLS.map(cell) }));
+  await writeFile(path.join(work, 'gpt2.ipynb'), JSON.stringify({ ...nb, cells: GPT2_CELLS.map(cell) }));
   await writeFile(path.join(work, 'marimo_head.py'), MARIMO_APP);
   await writeFile(path.join(work, 'others.ipynb'), JSON.stringify({ ...nb, cells: OTHERS.map(cell) }));
   await writeFile(path.join(work, 'notebook7.ipynb'), JSON.stringify({ ...nb, cells: CELLS.slice(0, 3).map(cell) }));
@@ -513,6 +548,139 @@ test('GptInspect: every layer and head of a checkpoint, its weights in Python eq
   assert.equal(bad.prompt, 'ROMEO€');
   assert.match(await inspect.evaluate((e) => e.shadowRoot.textContent), /€/, 'the widget says it too');
   console.log(`# GptInspect refused: ${bad.error}`);
+}));
+
+/** A Python with transformers for tools/gpt2_hf.py: GPT2_PYTHON, else the first of
+ *  target/pytools's and /tmp/tfvenv's that imports it. */
+function transformersPython() {
+  if (process.env.GPT2_PYTHON) return process.env.GPT2_PYTHON;
+  for (const py of [path.join(REPO, 'target/pytools/bin/python'), '/tmp/tfvenv/bin/python']) {
+    if (!existsSync(py)) continue;
+    try {
+      execFileSync(py, ['-c', 'import transformers'], { stdio: 'ignore' });
+      return py;
+    } catch {
+      // not this one
+    }
+  }
+  throw new Error('no Python with transformers: set GPT2_PYTHON (./build.sh test puts it in target/pytools)');
+}
+
+/** The release CLI's JSON answer on a GPT-2 folder (built, not run through cargo: another
+ *  build may be under way). */
+const gptCli = (...args) => JSON.parse(execFileSync(process.env.GPT_BIN ?? path.join(REPO, 'target/release/gpt'), args,
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 }));
+
+/** Asserts two nested arrays of numbers agree to `tol`; resolves to their largest difference. */
+function agree(got, want, tol, what) {
+  const a = got.flat(Infinity);
+  const b = want.flat(Infinity);
+  assert.equal(a.length, b.length, `${what}: ${a.length} numbers against ${b.length}`);
+  let most = 0;
+  a.forEach((v, j) => {
+    most = Math.max(most, Math.abs(v - b[j]));
+    assert.ok(Math.abs(v - b[j]) <= tol, `${what}[${j}]: ${v} against ${b[j]}`);
+  });
+  return most;
+}
+
+test('GptInspect on a GPT-2 folder: read from the kernel in chunks, its weights and tokens equal the CLI\'s', () => withPage(null, async (page) => {
+  // The folders: made here by transformers (a model trained 20 steps: its maps not uniform).
+  const dir = path.join(work, 'gpt2');
+  execFileSync(transformersPython(), [path.join(REPO, 'tools/gpt2_hf.py'), 'make', '--out', dir, '--train-steps', '20'],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 });
+  await cp(dir, path.join(work, 'no_tokenizer'), { recursive: true });
+  for (const f of ['tokenizer.json', 'vocab.json', 'merges.txt']) await rm(path.join(work, 'no_tokenizer', f));
+  await cp(dir, path.join(work, 'bert'), { recursive: true });
+  await writeFile(path.join(work, 'bert/config.json'), JSON.stringify({ model_type: 'bert', hidden_size: 64,
+    num_attention_heads: 4, num_hidden_layers: 2, vocab_size: 1000 }));
+  await openNotebook(page, '/lab/tree/gpt2.ipynb');
+
+  // The prompt from Python: <attn-gpt2> opens the folder, runs it, measures the heads.
+  assert.equal(await run(page, 0), '');
+  const el = output(page, 0).locator('attn-gpt2');
+  await assert.doesNotReject(output(page, 0).locator('attn-gpt2[data-heads="measured"]').waitFor({ timeout: 60_000 }));
+  assert.equal(await el.locator('section.open input[type="file"]').isVisible(), false, 'the model is Python\'s: no file choice');
+  await page.screenshot({ path: path.join(SHOTS, 'notebook-gpt2.png') });
+  /** Python's numbers once it holds the prompt `want`, against the CLI's on the same text. */
+  const check = async (want) => {
+    const got = await untilJson(page, 1, (n) => n.prompt === want);
+    const ref = gptCli('eval', '--ckpt', dir, '--text', want, '--attentions');
+    const { pieces } = gptCli('tokenize', '--ckpt', dir, '--text', want);
+    assert.deepEqual(got.tokens, pieces, `the tokens of ${JSON.stringify(want)}: gpt tokenize's pieces`);
+    const t = pieces.length;
+    assert.deepEqual([got.shape, got.dtype, got.error], [[2, 4, t, t], 'float64', '']);
+    const most = agree(got.weights, ref.attentions, 1e-6, `weights of ${JSON.stringify(want)} against gpt eval --attentions`);
+    console.log(`# GptInspect(GPT-2 folder), ${t} tokens: max |Δweight| against the CLI ${most.toExponential(2)}`);
+    return got;
+  };
+  const first = await check(GPT2_PROMPTS[0]);
+  const { config } = first;
+  assert.deepEqual([config.kind, config.n_layer, config.n_head, config.n_embd, config.block_size, config.vocab_size, config.max_tokens],
+    ['gpt2', 2, 4, 64, 128, 1000, 128]);
+  const spread = Math.max(...first.weights.flat(2).map((row, r) => {
+    const seen = row.slice(0, (r % row.length) + 1); // the causal part of row r
+    return Math.max(...seen) - Math.min(...seen);
+  }));
+  assert.ok(spread > 0.01, `the maps are not uniform (the most a row's weights differ: ${spread})`);
+  // Set from Python: redrawn, the new numbers back.
+  await run(page, 2);
+  await check(GPT2_PROMPTS[1]);
+  // Typed into the widget: its prompt, tokens and weights reach Python.
+  await el.locator('section.model textarea').fill(GPT2_TYPED);
+  await el.locator('section.model button.primary').click();
+  await check(GPT2_TYPED);
+  // The heads, as the element measured them: (n_layer, n_head) float64 arrays.
+  const heads = await untilJson(page, 3);
+  for (const k of SCORES) {
+    assert.deepEqual([heads[k].shape, heads[k].dtype], [[2, 4], 'float64'], k);
+    assert.ok(heads[k].rows.flat().every((v) => v >= 0 && v <= 1), `${k}: mean attention weights`);
+  }
+  assert.equal(heads.probe.length, 4);
+  assert.equal(heads.probe_len, 12);
+  const flat = heads.induction.rows.flat();
+  assert.deepEqual([heads.best.layer, heads.best.head], [Math.floor(flat.indexOf(Math.max(...flat)) / 4), flat.indexOf(Math.max(...flat)) % 4]);
+  // A folder without a tokenizer: refused in Python; BERT's config: the core's message.
+  assert.match(await run(page, 4), /refused: checkpoint: no_tokenizer has no tokenizer: tokenizer\.json, or vocab\.json and merges\.txt/);
+  await run(page, 5);
+  const bert = await untilJson(page, 6, (n) => n.error !== '');
+  assert.match(bert.error, /bert/i);
+  assert.deepEqual([bert.config, bert.weights], [{}, null]);
+  console.log(`# GptInspect refused a BERT folder: ${bert.error}`);
+  assert.match(await output(page, 5).locator('attn-gpt2').evaluate((e) => e.shadowRoot.textContent), /bert/i, 'the widget says it too');
+  // load(): another folder opens in the same widget; a checkpoint of ours turns it into <attn-gpt-inspect>.
+  await run(page, 11);
+  const loaded = await untilJson(page, 12, (n) => n.config.kind === 'gpt2' && n.shape !== null);
+  assert.equal(loaded.error, '');
+  assert.deepEqual(loaded.shape, [2, 4, loaded.tokens.length, loaded.tokens.length]);
+  await run(page, 13);
+  await assert.doesNotReject(output(page, 5).locator('attn-gpt-inspect[data-heads="8"]').waitFor({ timeout: 30_000 }));
+  const ours = await untilJson(page, 12, (n) => Array.isArray(n.config.vocab) && n.shape !== null);
+  assert.deepEqual([ours.shape, ours.tokens, ours.error], [[2, 4, 6, 6], [...'ROMEO:'], '']);
+  assert.equal(await output(page, 5).locator('attn-gpt2').count(), 0, 'the GPT-2 view has gone');
+
+  // A large folder (NOTEBOOK_GPT2_BIG): opened the same way, timed.
+  if (!process.env.NOTEBOOK_GPT2_BIG) return;
+  const t0 = Date.now();
+  await run(page, 7);
+  const bigEl = output(page, 7).locator('attn-gpt2');
+  await assert.doesNotReject(output(page, 7).locator('attn-gpt2[data-status="open"]').waitFor({ timeout: 20 * 60_000 }));
+  const opened = (Date.now() - t0) / 1000;
+  const big = await untilJson(page, 8, (n) => Array.isArray(n.shape));
+  const info = await bigEl.evaluate((e) => e.state.info);
+  console.log(`# GptInspect(${process.env.NOTEBOOK_GPT2_BIG}): ${info.params} parameters open in ${opened.toFixed(1)} s, `
+    + `weights ${JSON.stringify(big.shape)}, the kernel's peak memory ${big.kernel_peak_mb.toFixed(0)} MB`);
+  assert.deepEqual(big.shape, [big.config.n_layer, big.config.n_head, big.tokens, big.tokens]);
+  assert.equal(big.error, '');
+  // The longest prompt: max_tokens tokens (GPT-2 small: 256, 75 MB of weights back in parts).
+  const t1 = Date.now();
+  await run(page, 9);
+  const n = big.config.max_tokens;
+  await assert.doesNotReject(output(page, 7).locator(`attn-gpt2[data-tokens="${n}"]`).waitFor({ timeout: 5 * 60_000 }));
+  const long = await untilJson(page, 10, (m) => m.prompt.startsWith('The cat') && Array.isArray(m.shape));
+  assert.deepEqual(long.shape, [big.config.n_layer, big.config.n_head, n, n]);
+  assert.ok(Math.abs(long.sum - big.config.n_layer * big.config.n_head * n) < 1e-3, `each row sums to 1: ${long.sum}`);
+  console.log(`# ${n} tokens: ${(8 * big.config.n_layer * big.config.n_head * n * n / 2 ** 20).toFixed(0)} MB of weights in Python ${((Date.now() - t1) / 1000).toFixed(1)} s after the prompt was set`);
 }));
 
 test('marimo: the head in mo.ui.anywidget draws, and its numbers (and an edit) reach the cell that reads them', async () => {

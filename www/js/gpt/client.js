@@ -42,9 +42,10 @@ export class GptClient {
    *  'crashed', message }: the page then needs a new GptClient. `build` ('fma' or
    *  'simd128') forces a wasm build; by default the worker picks the fastest (wasm-build.js).
    *  Without one the worker's URL and options are the literals a bundler (Vite, webpack: the
-   *  npm package) recognises and builds as a worker; a forced build goes as its ?build=. */
-  constructor(onEvent, { build, gpt2 = false } = {}) {
-    this.#worker = gpt2 ? startGpt2(build) : startGpt(build);
+   *  npm package) recognises and builds as a worker; a forced build goes as its ?build=.
+   *  `worker`: one the host started itself (the notebook's GPT-2, whose script has no URL). */
+  constructor(onEvent, { build, gpt2 = false, worker } = {}) {
+    this.#worker = worker ?? (gpt2 ? startGpt2(build) : startGpt(build));
     this.#worker.onmessage = ({ data }) => {
       if (data.event) {
         onEvent(data);

@@ -1,6 +1,7 @@
 // GPT-2's worker: its 500 MB of weights and every forward pass live here, so the page never
 // freezes (src/wasm/gpt/gpt2.rs). The page streams model.safetensors in, chunk by chunk, and
-// then asks what <attn-gpt-inspect> asks of the GPT's worker (inspect-commands.js).
+// then asks what <attn-gpt-inspect> asks of the GPT's worker (inspect-commands.js). The table
+// of requests is gpt2-commands.js, which the notebook's worker serves too.
 //
 //   new Worker(new URL('./gpt2-worker.js', import.meta.url), { type: 'module' })
 //
@@ -22,75 +23,11 @@
 //                                          memory never shrinks)
 
 import { loadBuild } from '../core/wasm-build.js';
-import { inspectCommands } from './inspect-commands.js';
+import { gpt2Commands } from './gpt2-commands.js';
 import { serveTable } from './worker-serve.js';
 
 const forced = new URL(self.location.href).searchParams.get('build') ?? (self.name || null);
 let wasm = null;
 const ready = loadBuild(forced).then((b) => { wasm = b.wasm; });
-let loader = null;
-let lab = null;
 
-function need() {
-  if (!lab) throw new Error('no GPT-2 open yet');
-  return lab;
-}
-
-function info() {
-  return need().config();
-}
-
-function letGo() {
-  loader?.free();
-  lab?.free();
-  loader = lab = null;
-}
-
-serveTable({
-  plan: ({ config }) => wasm.gpt2Plan(String(config)),
-  begin: ({ config }) => {
-    letGo();
-    const plan = wasm.gpt2Plan(String(config));
-    loader = new wasm.Gpt2Loader(String(config));
-    return plan;
-  },
-  push: ({ chunk }) => {
-    if (!loader) throw new Error('no load under way');
-    loader.push(new Uint8Array(chunk));
-    return loader.bytesRead();
-  },
-  finish: ({ tokenizer, vocab, merges }) => {
-    if (!loader) throw new Error('no load under way');
-    const l = loader;
-    loader = null; // finish takes it, whether it opens the model or not
-    lab = l.finish(tokenizer ?? undefined, vocab ?? undefined, merges ?? undefined);
-    return info();
-  },
-  abort: () => {
-    letGo();
-    return null;
-  },
-  tokenize: ({ text }) => need().tokenize(String(text)),
-  ablate: ({ layer, head, off }) => {
-    need().setAblated(layer >>> 0, head >>> 0, Boolean(off));
-    return info();
-  },
-  clearAblated: () => {
-    need().clearAblated();
-    return info();
-  },
-  bench: ({ prompt, iters = 5, warmup = 1 }) => {
-    const lab = need();
-    const ms = [];
-    let tokens = 0;
-    for (let i = 0; i < warmup + iters; i++) {
-      lab.clearAblated(); // a changed ablation set forces the pass to run again
-      const t0 = performance.now();
-      tokens = lab.forwardOnly(String(prompt));
-      if (i >= warmup) ms.push(performance.now() - t0);
-    }
-    return { ms, tokens, memory: wasm.memory?.buffer.byteLength ?? null };
-  },
-  memory: () => wasm.memory?.buffer.byteLength ?? null,
-  ...inspectCommands(need),
-}, { ready });
+serveTable(gpt2Commands(() => wasm), { ready });

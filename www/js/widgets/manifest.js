@@ -218,7 +218,8 @@ export const WIDGETS = Object.freeze([
     attributes: [['repo', 'a GPT-2-family model on the Hugging Face hub', 'openai-community/gpt2'],
       ['hub', 'URL of a server in the hub’s layout (<hub>/<repo>/resolve/main/<file>)', 'https://huggingface.co'],
       ['src', 'URL of a folder with config.json, model.safetensors and tokenizer.json (or vocab.json + merges.txt): opened at once', 'none'],
-      ['prompt', 'text of the first prompt', 'The cat sat on the mat. …']],
+      ['prompt', 'text of the first prompt', 'The cat sat on the mat. …'],
+      ['fixed', 'present: the host gives the model (a notebook’s GptInspect), no hub, file or kept-model choice is shown', 'absent']],
     state: 'read-only: { status, info, tokens, probs, selected, off, heads }',
   },
   // Not in the catalogue: the explain panel and the formula stepper every explainable grid opens

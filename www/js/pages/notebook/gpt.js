@@ -1,13 +1,16 @@
-// The ESM of the Python GptInspect (anywidget): <attn-gpt-inspect> on a checkpoint Python
-// sends as bytes, every layer's and head's attention for a prompt, and the drawn weights
-// back to Python as one (n_layer, n_head, T, T) array.
+// The ESM of the Python GptInspect (anywidget), two views by what Python opened:
+// - a checkpoint of ours (Python sends its bytes): <attn-gpt-inspect>, every layer's and
+//   head's attention for a prompt, the drawn weights back to Python as one (n_layer,
+//   n_head, T, T) array (this file);
+// - a GPT-2 folder (Python names its files, the page reads them chunk by chunk):
+//   <attn-gpt2> with GPT-2 in a worker (gpt2.js).
 //
 // tools/notebook-bundle.mjs bundles it apart from notebook.js (a notebook of heads never
 // carries the GPT), with the GPT's simd128 build inlined: its glue stands in for the
 // lesson's (it exports all the lesson's functions too), so wasm.js loads one core for the
-// element and for the GptLab here. The GPT runs on the page's thread: a forward pass of a
+// element and for the GptLab here. Our GPT runs on the page's thread: a forward pass of a
 // prompt of at most 24 characters takes milliseconds, and a notebook module cannot start
-// the site's workers (their scripts have no URL here).
+// the site's workers (their scripts have no URL here; GPT-2's is bundled in as text).
 //
 // Python → here: _checkpoint (bytes of a .safetensors), prompt. Here → Python: prompt (as
 // drawn: the last 24 characters at most), tokens, weights { shape, data: float64 bytes },
@@ -23,6 +26,8 @@ import { provideTexCss } from '../../ui/tex.js';
 import { message } from '../../ui/widget-base.js';
 import { followAttributes } from './wire.js';
 import { inspectCommands } from '../../gpt/inspect-commands.js';
+import { headsOf, weightsOf } from './gpt-wire.js';
+import { renderGpt2 } from './gpt2.js';
 import '../../widgets/gpt/gpt-inspect.js';
 
 provideCore(WASM);
@@ -47,36 +52,8 @@ function clientOf(lab, drawn) {
   return { call: async (cmd, args = {}) => commands[cmd](args) };
 }
 
-/** Every head's weights of an `attention` result as one (n_layer, n_head, T, T) array. */
-function weightsOf(a) {
-  const layers = a.layers;
-  const t = layers[0]?.[0]?.rows ?? 0;
-  const data = new Float64Array(layers.length * (layers[0]?.length ?? 0) * t * t);
-  let at = 0;
-  for (const heads of layers) {
-    for (const m of heads) {
-      data.set(m.data, at);
-      at += m.data.length;
-    }
-  }
-  return { shape: [layers.length, layers[0]?.length ?? 0, t, t], data: new DataView(data.buffer) };
-}
-
-/** GptLab.headScores() as Python takes it: each score (layer-major, NL·NH float32) an
- *  (n_layer, n_head) float64 array; null for a context under 4 tokens, where no probe (two
- *  tokens at least, written twice) fits. */
-function headsOf(lab, blockSize) {
-  if (blockSize < 4) return null;
-  const s = lab.headScores();
-  const grid = (v) => ({ shape: [s.n_layer, s.n_head], data: new DataView(Float64Array.from(v).buffer) });
-  return {
-    previous_token: grid(s.previous_token), induction: grid(s.induction), first_token: grid(s.first_token),
-    probe: Array.from(s.probe, String), probe_len: s.probe_len, loss_first: s.loss_first, loss_second: s.loss_second,
-    best: { layer: s.best.layer, head: s.best.head, score: s.best.score },
-  };
-}
-
-function render({ model, el }) {
+/** <attn-gpt-inspect> on the checkpoint in `_checkpoint`. */
+function renderOurs({ model, el }) {
   const node = document.createElement('attn-gpt-inspect');
   const unfollow = followAttributes(model, node);
   el.append(node);
@@ -117,7 +94,8 @@ function render({ model, el }) {
       n_layer: info.n_layer, n_head: info.n_head, n_embd: info.n_embd, block_size: info.block_size,
       vocab_size: info.vocab_size, vocab: info.vocab, causal: info.causal,
     });
-    model.set('heads', headsOf(lab, info.block_size));
+    // null for a context under 4 tokens, where no probe (two tokens at least, written twice) fits
+    model.set('heads', info.block_size < 4 ? null : headsOf(lab.headScores()));
     model.save_changes();
     node.clearError();
     node.client = clientOf(lab, drawn);
@@ -131,7 +109,9 @@ function render({ model, el }) {
   const onPrompt = () => {
     if (lab) show().catch(fail);
   };
-  const onCheckpoint = () => open().catch(fail);
+  const onCheckpoint = () => {
+    if (!model.get('_gpt2')) open().catch(fail); // a GPT-2 folder instead: render() changes the view
+  };
   model.on('change:_checkpoint', onCheckpoint);
   model.on('change:prompt', onPrompt);
   open().catch(fail);
@@ -142,6 +122,25 @@ function render({ model, el }) {
     unfollow();
     lab?.free();
     node.remove();
+  };
+}
+
+/** The view of what Python opened: a GPT-2 folder or our checkpoint, changed when that changes. */
+function render({ model, el }) {
+  let kind = null;
+  let dispose = null;
+  const pick = () => {
+    const next = model.get('_gpt2') ? 'gpt2' : 'ours';
+    if (next === kind) return;
+    dispose?.();
+    kind = next;
+    dispose = (next === 'gpt2' ? renderGpt2 : renderOurs)({ model, el });
+  };
+  model.on('change:_gpt2', pick);
+  pick();
+  return () => {
+    model.off('change:_gpt2', pick);
+    dispose?.();
   };
 }
 
