@@ -145,6 +145,7 @@ test('GPT-2 from the hub: progress, kept; its tokens, next token, heads, a head 
   let s = await state(page);
   assert.equal(s.info.kind, 'gpt2');
   assert.equal(s.info.gelu, 'tanh');
+  assert.match(await gpt2(page).locator('.model label.col').first().innerText(), /Prompt \(up to 128 tokens\)/); // the model's n_positions
   // the tokens and the next token, against the CLI on the same folder
   const ref = cli('eval', '--ckpt', folder, '--text', s.prompt, '--logits', '--attentions');
   const tok = cli('tokenize', '--ckpt', folder, '--text', s.prompt);

@@ -263,6 +263,7 @@ class AttnGpt2 extends AttnWidget {
       await this.run();
       this.#opened = performance.now() - t0;
       this.#paintSummary();
+      this.ui.promptLabel.textContent = this.t('gpt2.prompt', { max: this.#info.max_tokens });
       this.dataset.status = 'open';
       this.dataset.attempt = 'open';
     } catch (err) {
