@@ -8,7 +8,9 @@ PyPI; nothing is downloaded from the hub. Each subcommand has -h.
              [--tokenizer trained|DIR] [--vocab-size 1000] [--corpus www/data/corpus.txt]
              [--train-steps 0] [--dtype float32|float16|bfloat16] [--full]
   gpt2_hf.py ref --model DIR --text TEXT [--out FILE]
-  gpt2_hf.py onnx --model DIR --out FILE.onnx [--seq 64]
+  gpt2_hf.py onnx --model DIR --out FILE.onnx [--seq 64] [--last]
+  gpt2_hf.py bench --model DIR --ids FILE.json [--text TEXT] [--threads 1] [--iters 5]
+             [--warmup 1] [--last] [--logits-out FILE.f32]
 
 `make` writes what GPT2LMHeadModel(GPT2Config(...)).save_pretrained(DIR, safe_serialization=
 True) writes (config.json, generation_config.json, model.safetensors), the weights
@@ -34,9 +36,18 @@ bfloat16 weights are widened to float32 on load), eager attention:
   loss       mean next-token cross-entropy, as labels=ids gives (over T - 1 positions)
   losses     (T - 1,) per position: -log p(ids[t+1] | ids[..=t])
 
-`onnx` exports input_ids (1, T) -> logits (1, T, V), T a dynamic axis, opset 14.
+`onnx` exports input_ids (1, T) -> logits (1, T, V), T a dynamic axis, opset 14; with
+--last, logits (1, 1, V) of the last position only (lm_head on one row, as our
+forward_last: the other T - 1 rows of the (T, V) product are never computed).
+
+`bench` times forward passes of the ids in FILE.json (a JSON list) with torch on CPU,
+`torch.set_num_threads(threads)`, under no_grad, and prints one JSON object: ms (each
+timed pass after the warm-up), tokens, threads, torch's version and BLAS, the process's
+peak resident bytes, and with --text whether transformers' tokenizer gives the same ids. --last runs lm_head on the last
+position only; --logits-out writes that position's logits as little-endian float32.
+(tools/bench_gpt2.mjs runs it.)
 """
-import argparse, codecs, hashlib, json, os, shutil, sys, time
+import argparse, codecs, hashlib, json, os, resource, shutil, sys, time
 
 import torch
 import torch.nn.functional as F
@@ -226,19 +237,23 @@ def ref(a):
 
 # ------------------------------------------------------------------ onnx
 class LogitsOnly(torch.nn.Module):
-    def __init__(self, model):
+    def __init__(self, model, last=False):
         super().__init__()
         self.model = model
+        self.last = last
 
-    def forward(self, input_ids):  # (1, T) -> (1, T, V)
-        return self.model(input_ids=input_ids, use_cache=False, return_dict=False)[0]
+    def forward(self, input_ids):  # (1, T) -> (1, T, V), or (1, 1, V) when last
+        if not self.last:
+            return self.model(input_ids=input_ids, use_cache=False, return_dict=False)[0]
+        h = self.model.transformer(input_ids=input_ids, use_cache=False, return_dict=False)[0]
+        return self.model.lm_head(h[:, -1:])  # (1, T, C) -> (1, 1, C) -> (1, 1, V)
 
 
 def onnx(a):
     _, model = load(a.model)
     # eval(): a new module is in training mode, and export restores that mode afterwards,
     # recursively: GPT-2's dropout would be on for the check below
-    net = LogitsOnly(model).eval()
+    net = LogitsOnly(model, a.last).eval()
     x = torch.randint(model.config.vocab_size, (1, a.seq), generator=torch.Generator().manual_seed(0))
     t0 = time.time()
     torch.onnx.export(net, (x,), a.out, input_names=["input_ids"], output_names=["logits"],
@@ -259,6 +274,32 @@ def onnx(a):
             sys.exit(f"error: onnxruntime's logits at T={T} differ from torch's by {d}")
         print(f"onnxruntime {onnxruntime.__version__}: T={T} logits {tuple(got.shape)} agree "
               f"with torch to {d:.2g}")
+
+
+# ------------------------------------------------------------------ bench
+@torch.no_grad()
+def bench(a):
+    tok, model = load(a.model)
+    torch.set_num_threads(a.threads)
+    with open(a.ids) as f:
+        ids = json.load(f)
+    x = torch.tensor([ids])  # (1, T)
+    net = LogitsOnly(model, a.last).eval()
+    ms = []
+    for i in range(a.warmup + a.iters):
+        t0 = time.perf_counter()
+        logits = net(x)[0, -1]  # (V,)
+        if i >= a.warmup:
+            ms.append((time.perf_counter() - t0) * 1000)
+    if a.logits_out:
+        logits.numpy().astype("<f4").tofile(a.logits_out)
+    blas = torch.__config__.show().split("BLAS_INFO=")[-1].split(",")[0]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kB
+    out = dict(ms=ms, tokens=len(ids), threads=torch.get_num_threads(), torch=torch.__version__,
+               blas=blas, last=a.last, peak_rss=peak)
+    if a.text is not None:  # transformers' BPE against ours (the ids came from our worker)
+        out["same_ids"] = tok(a.text)["input_ids"] == ids
+    print(json.dumps(out))
 
 
 # ------------------------------------------------------------------ main
@@ -292,12 +333,22 @@ def parser():
     o.add_argument("--model", required=True)
     o.add_argument("--out", required=True)
     o.add_argument("--seq", type=int, default=64, help="length of the traced input")
+    o.add_argument("--last", action="store_true", help="logits of the last position only")
+    b = sub.add_parser("bench", help="time forward passes with torch on CPU")
+    b.add_argument("--model", required=True)
+    b.add_argument("--ids", required=True, help="a JSON file: the list of token ids")
+    b.add_argument("--text", help="check that transformers' tokenizer gives these ids")
+    b.add_argument("--threads", type=int, default=1)
+    b.add_argument("--iters", type=int, default=5)
+    b.add_argument("--warmup", type=int, default=1)
+    b.add_argument("--last", action="store_true", help="lm_head on the last position only")
+    b.add_argument("--logits-out", help="the last position's logits, float32 little-endian")
     return p
 
 
 def main(argv=None):
     a = parser().parse_args(argv)
-    {"make": make, "ref": ref, "onnx": onnx}[a.cmd](a)
+    {"make": make, "ref": ref, "onnx": onnx, "bench": bench}[a.cmd](a)
 
 
 if __name__ == "__main__":
