@@ -65,17 +65,19 @@ function withEmbed(file, fn, { tags = NOTE_WIDGETS, ...options } = {}) {
     }),
     ready: async (page) => {
       const drawn = (list, trainer) => page.waitForFunction(([l, t]) => {
-        const els = [...document.querySelectorAll(l.join(','))].filter((el) => t || el.localName !== 'attn-gpt-train');
+        const els = [...document.querySelectorAll(l.join(','))].filter((el) => t || !el.localName.startsWith('attn-gpt'));
         return els.length > 0 && els.every((el) => window.__drawn.has(el));
       }, [list, trainer], { timeout: 20000 });
-      // The trainer's code loads only once it comes near the viewport (widgets/index.js):
-      // once the rest has drawn, nothing of the GPT has been fetched; scrolling to it draws it.
+      // The GPT widgets' code (the trainer's, GPT-2's) loads only once one comes near the
+      // viewport (widgets/index.js): once the rest has drawn, nothing of the GPT has been
+      // fetched; scrolling to them draws them.
       await drawn(tags, false);
-      if (await page.locator('attn-gpt-train').count()) {
+      const gpts = page.locator('attn-gpt-train, attn-gpt2');
+      if (await gpts.count()) {
         const early = (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))
-          .filter((u) => /pkg-gpt|\/gpt\/|gpt-train|safetensors/.test(u));
+          .filter((u) => /pkg-gpt|\/gpt\/|gpt-train|gpt2|safetensors/.test(u));
         assert.deepEqual(early, [], 'nothing of the GPT is fetched before its widget is near the viewport');
-        await page.locator('attn-gpt-train').first().scrollIntoViewIfNeeded();
+        for (let i = 0; i < await gpts.count(); i++) await gpts.nth(i).scrollIntoViewIfNeeded();
       }
       await drawn(tags, true);
     },
@@ -454,7 +456,7 @@ test('narrow screen: the notes page and its widgets fit a phone', () => withEmbe
 /** Every demonstration element of the lesson page (its .lesson section). */
 async function lessonTags() {
   const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
-  return [...new Set([...html.matchAll(/<(attn-[a-z-]+)/g)].map((m) => m[1]))];
+  return [...new Set([...html.matchAll(/<(attn-[a-z0-9-]+)/g)].map((m) => m[1]))];
 }
 
 /**
