@@ -23,11 +23,12 @@ const now = () => performance.now();
 async function open(build, source) {
   const t0 = now();
   const client = new GptClient(() => {}, { gpt2: true, build });
-  await openModel(client, source);
+  let plan = null; // the core's own estimate of the worker's memory (gpt2Plan's memory_mb)
+  await openModel(client, source, { onStep: (s) => { plan = s.plan ?? plan; } });
   const load = now() - t0;
   await client.call('attention', { prompt: FIRST_PROMPT });
   const firstHead = now() - t0;
-  return { client, load, firstHead, memory: await client.call('memory') };
+  return { client, load, firstHead, memory: await client.call('memory'), planMb: plan?.memory_mb ?? null };
 }
 
 /** A prompt of exactly `n` tokens: the shortest prefix of `text`'s pieces that the
@@ -44,13 +45,13 @@ async function promptOf(client, text, n) {
 
 window.ours = async ({ build, text, iters, warmup }) => {
   const files = [...document.getElementById('files').files];
-  const { client, load, firstHead, memory } = await open(build, { files });
+  const { client, load, firstHead, memory, planMb } = await open(build, { files });
   try {
     const { prompt, ids } = await promptOf(client, text, TOKENS);
     const { probs } = await client.call('attention', { prompt }); // the top 10, for the check
     const run = await client.call('bench', { prompt, iters, warmup });
     return {
-      build, relaxedSimd: hasRelaxedSimd(), load, firstHead, memory, prompt, ids,
+      build, relaxedSimd: hasRelaxedSimd(), load, firstHead, memory, planMb, prompt, ids,
       top: probs.map((p) => [p.id, p.p]), ms: run.ms, tokens: run.tokens, memoryAfter: run.memory,
     };
   } finally {

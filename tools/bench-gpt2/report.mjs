@@ -84,17 +84,17 @@ export function report(r) {
     cache: { load: r.hub.cached.load, firstHead: r.hub.cached.firstHead, hubRequests: r.hub.cached.hubRequests },
     ortSessionCreate: r.ort.map((o) => ({ threads: o.threads, logits: o.of, ms: o.create })),
   };
-  const memory = { wasmAfterLoad: ours.memory, wasmAfterBench: ours.memoryAfter, tabPeakFiles: ours.tabPeak,
+  const memory = { wasmAfterLoad: ours.memory, planMb: ours.planMb, wasmAfterBench: ours.memoryAfter, tabPeakFiles: ours.tabPeak,
     tabPeakDownload: r.hub.download.tabPeak, tabPeakCache: r.hub.cached.tabPeak };
   console.log(`\nGPT-2 small (124M, random weights), ${ours.tokens} tokens, median of ${r.iters} after ${r.warmup} warm-up; ${cpus().length} cores, ${cpus()[0].model}\n`);
   console.log(table(list));
   console.log('\n"ours is ×": its median ÷ ours (the fma build, which Chromium runs); > 1 = ours is faster. "peak RSS": the tab\'s'
-    + ' (page and workers, /proc VmHWM) or Python\'s. "load": the 1-minute load average after the step (2 cores: > 0.5 = not alone).');
+    + ' (page and workers, /proc VmHWM) or Python\'s. "load": the 1-minute load average after the step (the step itself adds about 1 per busy thread).');
   console.log('logits "last": lm_head on the last position only (our forward_last); "all": every position (Transformer Explainer\'s export).');
   for (const f of open.files) console.log(`picked files → model open (${f.build}): ${ms(f.load)}; → first heads (attention result): ${ms(f.firstHead)}`);
   console.log(`hub → Cache API (download, then open): ${ms(open.hubDownload.load)}; first heads ${ms(open.hubDownload.firstHead)}`);
   console.log(`Cache API → model open in a fresh worker: ${ms(open.cache.load)}; first heads ${ms(open.cache.firstHead)} (${open.cache.hubRequests} requests to the hub)`);
-  const wasm = memory.wasmAfterLoad == null ? 'unknown (the worker answered null)' : mb(memory.wasmAfterLoad);
+  const wasm = memory.wasmAfterLoad == null ? `unknown (the worker answered null; gpt2Plan says ${memory.planMb} MB)` : mb(memory.wasmAfterLoad);
   console.log(`memory while loading: the worker's wasm memory (its peak: wasm memory never shrinks) ${wasm}; the tab's peak RSS `
     + `(page + worker, /proc VmHWM) from picked files ${mb(memory.tabPeakFiles)} (load and ${r.iters + r.warmup} passes), `
     + `hub download + open ${mb(memory.tabPeakDownload)}, open from the Cache API ${mb(memory.tabPeakCache)}`);
