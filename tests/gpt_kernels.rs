@@ -17,6 +17,12 @@ fn matmul_nn_equals_naive() {
 }
 
 #[test]
+fn matmul_nt_equals_naive() {
+    let sizes: Vec<usize> = (0..10).chain([12, 13, 17, 31]).collect();
+    check_matmul_nt(&sizes, &[0, 1, 3, 4, 8, 9, 33, 64], 4);
+}
+
+#[test]
 fn matmul_tn_equals_naive() {
     let sizes: Vec<usize> = (0..12).chain([13, 17, 31, 33, 65]).collect();
     check_matmul_tn(&[0, 1, 2, 5, 16, 37], &sizes, 2);

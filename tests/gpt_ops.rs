@@ -218,6 +218,39 @@ fn matmul_ops_equal_naive() {
     }
 }
 
+/// GPT-2's tanh GELU (Hugging Face's `gelu_new`) against its formula in f64 with std's
+/// tanh, from −12 to 12 and the far tails; its derivative against central differences of
+/// that formula.
+#[test]
+fn gelu_tanh_equals_its_formula_and_its_slope() {
+    let f = |x: f64| {
+        0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())
+    };
+    let inp: Vec<f32> = (-2400..=2400)
+        .map(|i| i as f32 / 200.0)
+        .chain([-1e4, -90.0, -50.0, 50.0, 90.0, 1e4])
+        .collect();
+    let mut out = vec![0.0f32; inp.len()];
+    ops::gelu_tanh_forward(&mut out, &inp);
+    for (&x, &y) in inp.iter().zip(&out) {
+        let want = f(x as f64);
+        assert!(
+            (y as f64 - want).abs() <= 2e-6 * want.abs().max(1.0),
+            "gelu_tanh({x}) = {y}, want {want}"
+        );
+    }
+    let mut dinp = vec![0.0f32; inp.len()];
+    ops::gelu_tanh_backward(&mut dinp, &inp, &vec![1.0; inp.len()]);
+    for (&x, &d) in inp.iter().zip(&dinp).filter(|(x, _)| x.abs() <= 12.0) {
+        let h = 1e-4;
+        let want = (f(x as f64 + h) - f(x as f64 - h)) / (2.0 * h);
+        assert!(
+            (d as f64 - want).abs() <= 1e-5 * want.abs().max(1.0),
+            "gelu_tanh'({x}) = {d}, want {want}"
+        );
+    }
+}
+
 #[test]
 fn gelu_equals_naive() {
     let mut rng = Rng::new(15);

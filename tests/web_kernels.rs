@@ -34,6 +34,13 @@ fn simd128_matmul_nn_equals_naive() {
     check_matmul_nn(&SIZES, &[0, 1, 2, 3, 7, 16, 33], 1);
 }
 
+/// The inference pass's C += A·Bᵀ (GPT-2 in the page): its f32x4 tiles, their leftovers,
+/// and k's tail past a multiple of 4.
+#[wasm_bindgen_test]
+fn simd128_matmul_nt_equals_naive() {
+    check_matmul_nt(&SIZES, &[0, 1, 3, 4, 5, 8, 9, 33, 64], 4);
+}
+
 #[wasm_bindgen_test]
 fn simd128_matmul_tn_equals_naive() {
     check_matmul_tn(&[0, 1, 2, 5, 16, 37], &SIZES, 2);

@@ -42,6 +42,9 @@ pub(super) struct BlockMode<'a> {
     /// The heads ablated (NH flags, or empty for none).
     pub off: &'a [bool],
     pub gelu: Gelu,
+    /// The inference pass (`Gpt::forward_last`): matmuls on the weights as stored
+    /// (`matmul_forward_nt`), no transposes; training's pass keeps `matmul_forward`.
+    pub inference: bool,
 }
 
 /// a = the block's activations for the input `residual` (BT,C); w = its weights in p.
@@ -57,6 +60,13 @@ pub(super) fn block_forward(
     let (c, bt) = (s.c, s.b * s.t);
     let lin = |ic, oc| LinearShape { bt, ic, oc };
     let wt = &mut scratch.weight_t;
+    let linear = |out: &mut [f32], inp: &[f32], w: Weights, wt: &mut [f32], shape| {
+        if mode.inference {
+            matmul_forward_nt(out, inp, w, wt, shape)
+        } else {
+            matmul_forward(out, inp, w, wt, shape)
+        }
+    };
     let (ln_1, ln_2) = (
         weights(p, &w.ln_1_w, &w.ln_1_b),
         weights(p, &w.ln_2_w, &w.ln_2_b),
@@ -70,12 +80,12 @@ pub(super) fn block_forward(
         c,
     );
     let c_attn = weights(p, &w.c_attn_w, &w.c_attn_b);
-    matmul_forward(&mut a.qkv, &a.ln_1, c_attn, wt, lin(c, 3 * c));
+    linear(&mut a.qkv, &a.ln_1, c_attn, wt, lin(c, 3 * c));
     let (preatt, att) = (&mut a.preatt, &mut a.att);
     attention_forward(&mut a.atty, preatt, att, &a.qkv, &mut scratch.attn, s);
     zero_heads(&mut a.atty, mode.off, s);
     let attn_proj = weights(p, &w.attn_proj_w, &w.attn_proj_b);
-    matmul_forward(&mut a.attproj, &a.atty, attn_proj, wt, lin(c, c));
+    linear(&mut a.attproj, &a.atty, attn_proj, wt, lin(c, c));
     residual_forward(&mut a.residual2[..bt * c], residual, &a.attproj);
     let residual2 = &a.residual2[..bt * c];
     layernorm_forward(
@@ -87,14 +97,14 @@ pub(super) fn block_forward(
         c,
     );
     let c_fc = weights(p, &w.c_fc_w, &w.c_fc_b);
-    matmul_forward(&mut a.fch, &a.ln_2, c_fc, wt, lin(c, 4 * c));
+    linear(&mut a.fch, &a.ln_2, c_fc, wt, lin(c, 4 * c));
     let fch_gelu = &mut a.fch_gelu[..bt * 4 * c];
     match mode.gelu {
         Gelu::Erf => gelu_forward(fch_gelu, &a.fch),
         Gelu::Tanh => gelu_tanh_forward(fch_gelu, &a.fch),
     }
     let mlp_proj = weights(p, &w.mlp_proj_w, &w.mlp_proj_b);
-    matmul_forward(&mut a.fcproj, &a.fch_gelu, mlp_proj, wt, lin(4 * c, c));
+    linear(&mut a.fcproj, &a.fch_gelu, mlp_proj, wt, lin(4 * c, c));
     residual_forward(&mut a.residual3[..bt * c], &a.residual2, &a.fcproj);
 }
 

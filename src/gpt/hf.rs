@@ -6,7 +6,7 @@
 //!   `transformer.h.0.…`; both map to ours;
 //! - layout: GPT-2's `Conv1D` stores a weight (in, out) and computes x @ W + b, our Linear
 //!   stores (out, in) and computes x @ Wᵀ + b, so c_attn, attn.c_proj, c_fc and mlp.c_proj
-//!   are transposed on the way in;
+//!   are transposed on the way in (once; the inference pass then reads them as stored);
 //! - `lm_head` is `wte` (tied): a stored `lm_head.weight` is skipped, an untied config
 //!   refused; the causal-mask buffers (`attn.bias`, `attn.masked_bias`) of older files are
 //!   skipped;

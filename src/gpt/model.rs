@@ -139,7 +139,7 @@ impl Gpt {
         if let Err(e) = self.check_batch(acts, idx, targets, b, t) {
             panic!("Gpt::forward: {e}");
         }
-        self.trunk(acts, idx, b, t);
+        self.trunk(acts, idx, b, t, false);
         let (p, ix, c, v, bt) = (
             &self.params,
             &self.index,
@@ -164,8 +164,9 @@ impl Gpt {
         crossentropy_forward(&mut acts.losses, probs, logits, targets, v)
     }
 
-    /// The embeddings, every block and the final LayerNorm over idx (B,T), into `acts`.
-    fn trunk(&self, acts: &mut Activations, idx: &[u32], b: usize, t: usize) {
+    /// The embeddings, every block and the final LayerNorm over idx (B,T), into `acts`;
+    /// `inference`: the blocks' matmuls on the weights as stored (`BlockMode::inference`).
+    fn trunk(&self, acts: &mut Activations, idx: &[u32], b: usize, t: usize, inference: bool) {
         let s = self.shape(b, t);
         let (p, ix, c, bt) = (&self.params, &self.index, s.c, b * t);
         (acts.b, acts.t) = (b, t);
@@ -184,7 +185,10 @@ impl Gpt {
                 p,
                 w,
                 &mut acts.scratch,
-                self.mode(l),
+                BlockMode {
+                    inference,
+                    ..self.mode(l)
+                },
                 s,
             );
         }
@@ -204,19 +208,19 @@ impl Gpt {
 
     /// Forward pass over one sequence idx (T), with the logits and next-token
     /// probabilities of its last position only (`acts.logits[..V]`, `acts.probs[..V]`):
-    /// what a prompt shows, without the (T, V) products of every other position. Takes
+    /// what a prompt shows, without the (T, V) products of every other position, and with
+    /// the blocks' matmuls on the weights as stored (no transposes): the inference pass. Takes
     /// `Activations::new` or `Activations::for_inference`; Err on ids `check_batch`
     /// rejects.
     pub fn forward_last(&self, acts: &mut Activations, idx: &[u32]) -> Result<(), GptError> {
         let t = idx.len();
         self.check_batch(acts, idx, None, 1, t)?;
-        self.trunk(acts, idx, 1, t);
+        self.trunk(acts, idx, 1, t, true);
         let (c, v) = (self.config.n_embd, self.config.vocab_size);
         let x = &acts.ln_f[(t - 1) * c..t * c];
         // lm_head is wte: logits (V) = wte (V,C) @ x (C)
-        let logits = &mut acts.logits[..v];
-        logits.fill(0.0);
-        kernels::matmul_nn(logits, &self.params[self.index.wte.clone()], x, v, c, 1);
+        let wte = &self.params[self.index.wte.clone()];
+        matvec_forward(&mut acts.logits[..v], wte, x);
         kernels::softmax(&mut acts.probs[..v], &acts.logits[..v]);
         Ok(())
     }
@@ -320,6 +324,7 @@ impl Gpt {
         BlockMode {
             off: self.ablated.get(l * nh..(l + 1) * nh).unwrap_or(&[]),
             gelu: self.gelu,
+            inference: false,
         }
     }
 

@@ -88,6 +88,29 @@ pub fn check_matmul_nn(sizes: &[usize], ks: &[usize], seed: u64) {
     }
 }
 
+/// `matmul_nt` (C += A·Bᵀ, B stored (m×k)) against the plain loops for n, m in `sizes`, k in
+/// `ks`: its 4×3 tiles, the columns and rows they leave, and k's tail past a multiple of 4.
+pub fn check_matmul_nt(sizes: &[usize], ks: &[usize], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for &n in sizes {
+        for &k in ks {
+            for &m in sizes {
+                let (a, b) = (random(n * k, &mut rng), random(m * k, &mut rng));
+                let c0 = random(n * m, &mut rng);
+                let mut want = c0.clone();
+                matmul_nt_naive(&mut want, &a, &b, n, k, m);
+                both_levels(|level| {
+                    let mut got = c0.clone();
+                    got.push(f32::NAN);
+                    matmul_nt(&mut got, &a, &b, n, k, m);
+                    assert!(got.pop().unwrap().is_nan());
+                    close(&got, &want, k, &format!("nt {n}×{k}×{m} {level}"));
+                });
+            }
+        }
+    }
+}
+
 /// `matmul_tn` against the triple loop for n in `ns`, m, p in `sizes`.
 pub fn check_matmul_tn(ns: &[usize], sizes: &[usize], seed: u64) {
     let mut rng = Rng::new(seed);

@@ -8,6 +8,7 @@
 //!
 //! - `dispatch`: which instruction set runs, and the macro that compiles a body for each;
 //! - `matmul`: the tiled matmuls on (strided) row-major views, and their naive twins;
+//! - `matmul_nt`: C += A·Bᵀ on a weight as stored (out, in), for the inference pass;
 //! - `simd128`: wasm's explicit f32x4 tiles (only compiled for wasm32), relaxed
 //!   multiply-adds in the FMA build (`+relaxed-simd`);
 //! - `simd128_elementwise`: wasm's f32x4 GELU forward and backward;
@@ -17,6 +18,7 @@
 mod dispatch;
 mod elementwise;
 mod matmul;
+mod matmul_nt;
 mod rows;
 #[cfg(target_arch = "wasm32")]
 mod simd128;
@@ -33,4 +35,5 @@ pub use matmul::{
     transpose, Strided, StridedMut,
 };
 pub(crate) use matmul::{nn_strided, tn_strided};
+pub use matmul_nt::{matmul_nt, matmul_nt_naive};
 pub use rows::{axpy, dot, exp_shifted, max, softmax, sum};

@@ -83,3 +83,46 @@ pub(super) fn tile<const R: usize, const TA: bool>(
         add8(&mut c[(i0 + r) * ldc + j0..], acc);
     }
 }
+
+/// C[i0..i0+R][j0..j0+S] += A[i0..i0+R] · B[j0..j0+S], rows of length k (`matmul_nt`): each
+/// pair's sum in four lanes, folded at the end; k's last k % 4 terms one by one.
+#[inline(always)]
+pub(super) fn nt_tile<const R: usize, const S: usize>(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    i0: usize,
+    j0: usize,
+    k: usize,
+    m: usize,
+) {
+    let rows: [&[f32]; R] = std::array::from_fn(|r| &a[(i0 + r) * k..][..k]);
+    let cols: [&[f32]; S] = std::array::from_fn(|s| &b[(j0 + s) * k..][..k]);
+    let load4 = |s: &[f32], p: usize| {
+        let s: &[f32; 4] = s[p..p + 4].try_into().unwrap();
+        // SAFETY: `s` is 4 readable f32s (16 bytes); v128_load needs no alignment.
+        unsafe { v128_load(s.as_ptr() as *const v128) }
+    };
+    let mut acc = [[f32x4_splat(0.0); S]; R];
+    let k4 = k / 4 * 4;
+    for p in (0..k4).step_by(4) {
+        let bv: [v128; S] = std::array::from_fn(|s| load4(cols[s], p));
+        for r in 0..R {
+            let av = load4(rows[r], p);
+            for s in 0..S {
+                acc[r][s] = madd(av, bv[s], acc[r][s]);
+            }
+        }
+    }
+    for r in 0..R {
+        for s in 0..S {
+            let v = acc[r][s];
+            let mut sum = (f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<2>(v))
+                + (f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<3>(v));
+            for p in k4..k {
+                sum += rows[r][p] * cols[s][p];
+            }
+            c[(i0 + r) * m + j0 + s] += sum;
+        }
+    }
+}
