@@ -5,8 +5,9 @@
 
 import { inspectCommands } from './inspect-commands.js';
 
-/** The requests, on the wasm glue `glue()` returns (its exports, once started). */
-export function gpt2Commands(glue) {
+/** The requests, on the wasm glue `glue()` returns (its exports, once started); `wasmMemory()`
+ *  is the instance's memory (the glue does not export it), or null where unknown. */
+export function gpt2Commands(glue, wasmMemory = () => null) {
   let loader = null;
   let lab = null;
   const need = () => {
@@ -19,7 +20,7 @@ export function gpt2Commands(glue) {
     lab?.free();
     loader = lab = null;
   };
-  const memory = () => glue().memory?.buffer.byteLength ?? null;
+  const memory = () => wasmMemory()?.buffer.byteLength ?? null;
   return {
     plan: ({ config }) => glue().gpt2Plan(String(config)),
     begin: ({ config }) => {

@@ -28,6 +28,10 @@ import { serveTable } from './worker-serve.js';
 
 const forced = new URL(self.location.href).searchParams.get('build') ?? (self.name || null);
 let wasm = null;
-const ready = loadBuild(forced).then((b) => { wasm = b.wasm; });
+let memory = null;
+const ready = loadBuild(forced).then(async (b) => {
+  wasm = b.wasm;
+  memory = (await wasm.default()).memory; // the glue's init again: its cached instance exports
+});
 
-serveTable(gpt2Commands(() => wasm), { ready });
+serveTable(gpt2Commands(() => wasm, () => memory), { ready });
