@@ -13,6 +13,9 @@
 #   ./build.sh npm          dist, then the widgets' npm package into
 #                           dist/npm/attention-playground-<version>.tgz (never published from here)
 #   ./build.sh fuzz [SECS]  run every cargo-fuzz target for SECS seconds each (default 600; not in test)
+#   ./build.sh bench-gpt2   build, then GPT-2 small (random weights) back to back: our forward in
+#                           the page's worker, onnxruntime-web (1 and all threads), PyTorch CPU
+#                           (tools/bench_gpt2.mjs; prints a table; not in test)
 #
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 # Needs only the package registries (crates.io, npm, PyPI, Debian apt); never downloads
@@ -414,6 +417,7 @@ case "${1:-build}" in
   npm) npm_package ;;
   test) run_tests ;;
   fuzz) shift; run_fuzz "$@" ;;
-  -h | --help | help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, wheel, npm, fuzz [SECONDS])" ;;
+  bench-gpt2) shift; build; setup_python_tools; node tools/bench_gpt2.mjs "$@" ;;
+  -h | --help | help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$1' (use: build, serve [PORT], test, dist, wheel, npm, fuzz [SECONDS], bench-gpt2)" ;;
 esac
