@@ -97,20 +97,25 @@ const inline = (pkg) => ({
   },
 });
 
+/** esbuild's options for one minified ES module of www/js/`entry` with `pkg`'s glue inlined. */
+const moduleOf = (entry, pkg) => ({
+  entryPoints: [path.join(www, 'js', entry)],
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: ['es2022'],
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [inline(pkg)],
+});
+
 /** Bundles www/js/`entry` into OUT/`file` with `pkg`'s wasm; returns the modules it holds. */
 async function esm(entry, file, pkg, banned) {
   const result = await esbuild.build({
-    entryPoints: [path.join(www, 'js', entry)],
+    ...moduleOf(entry, pkg),
     outfile: path.join(out, file),
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: ['es2022'],
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
     logOverride: { 'commonjs-variable-in-esm': 'silent' }, // KaTeX's UMD build: it sets self.katex
-    plugins: [inline(pkg)],
   });
   const inputs = Object.keys(result.metafile.inputs);
   for (const name of banned) {
@@ -123,18 +128,7 @@ async function esm(entry, file, pkg, banned) {
 /** GPT-2's notebook worker as one module's text, `pkg`'s glue inside and no wasm (its
  *  starter posts it the bytes it carries). */
 async function workerText(entry, pkg) {
-  const result = await esbuild.build({
-    entryPoints: [path.join(www, 'js', entry)],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    minify: true,
-    target: ['es2022'],
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
-    plugins: [inline(pkg)],
-  });
+  const result = await esbuild.build({ ...moduleOf(entry, pkg), write: false });
   const inputs = Object.keys(result.metafile.inputs);
   for (const name of ['ap-inline:wasm', 'widgets/', 'ui/']) {
     if (inputs.some((i) => i.includes(name))) throw new Error(`${entry} must not bundle ${name}`);

@@ -182,6 +182,18 @@ kernel! {
     }
 }
 
+/// Each row of `out` (rows of `oc`) set to `bias`, or 0 without one: where a Linear's
+/// product is added.
+fn bias_rows<'a>(out: &'a mut [f32], bias: &[f32], oc: usize) -> &'a mut [f32] {
+    if bias.is_empty() {
+        out.fill(0.0);
+    } else {
+        out.chunks_exact_mut(oc)
+            .for_each(|row| row.copy_from_slice(bias));
+    }
+    out
+}
+
 /// out (BT,OC) = inp (BT,IC) @ weight (OC,IC)ᵀ + bias (OC); weight_t (IC,OC) is scratch
 /// for the transposed weight so the kernel streams contiguous rows.
 pub fn matmul_forward(
@@ -192,13 +204,7 @@ pub fn matmul_forward(
     s: LinearShape,
 ) {
     let LinearShape { bt, ic, oc } = s;
-    let out = &mut out[..bt * oc];
-    if w.bias.is_empty() {
-        out.fill(0.0);
-    } else {
-        out.chunks_exact_mut(oc)
-            .for_each(|row| row.copy_from_slice(w.bias));
-    }
+    let out = bias_rows(&mut out[..bt * oc], w.bias, oc);
     kernels::transpose(weight_t, w.weight, oc, ic);
     kernels::matmul_nn(out, inp, weight_t, bt, ic, oc);
 }
@@ -219,13 +225,7 @@ pub fn matmul_forward_nt(
         return matmul_forward(out, inp, w, weight_t, s);
     }
     let LinearShape { bt, ic, oc } = s;
-    let out = &mut out[..bt * oc];
-    if w.bias.is_empty() {
-        out.fill(0.0);
-    } else {
-        out.chunks_exact_mut(oc)
-            .for_each(|row| row.copy_from_slice(w.bias));
-    }
+    let out = bias_rows(&mut out[..bt * oc], w.bias, oc);
     kernels::matmul_nt(out, inp, &w.weight[..ic * oc], bt, ic, oc);
 }
 
