@@ -276,6 +276,7 @@ test('a model that is not GPT-2, a truncated file, no tokenizer and a cancelled 
 test('on a phone (390×844) the model opens and nothing scrolls sideways', { timeout: 120000 }, () => site.withPage(async (page) => {
   assert.equal(await openFromHub(page, hub.base, 'test/gpt2-trained'), 'open');
   await gpt2(page).locator('button.map').nth(3).click();
+  assert.match(await gpt2(page).locator('.click-hint').innerText(), /^Tap any number/);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(wide <= 0, `the page scrolls ${wide} px sideways`);
   await shots(page, 'trained-phone-en');

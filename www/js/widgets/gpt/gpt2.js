@@ -149,7 +149,7 @@ class AttnGpt2 extends AttnWidget {
     u.windowRow = h('div', { class: 'row', hidden: true }, u.window, u.windowNote);
     u.matrix = h('attn-matrix', { palette: 'weights', explainable: '', matrix: 'weights' });
     u.explain = h('attn-explain');
-    u.clickHint = h('p', { class: 'click-hint', ...t('gpt.clickHint') });
+    u.clickHint = h('p', { class: 'click-hint' });
     u.detail = h('div', { class: 'detail', hidden: true }, u.headTitle,
       h('label', {}, u.switch, h('span', t('gpt2.switchOff'))), u.windowRow, u.clickHint, u.matrix, u.explain);
     u.offList = h('p', { role: 'status' });
@@ -188,6 +188,7 @@ class AttnGpt2 extends AttnWidget {
     u.repo.oninput = () => { u.repo.dataset.typed = '1'; };
     if (this.hasAttribute('prompt') && !this.#run) u.prompt.value = this.getAttribute('prompt');
     for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = this.t(node.dataset.t);
+    u.clickHint.textContent = this.t(matchMedia('(hover: none)').matches ? 'gpt.tapHint' : 'gpt.clickHint');
     u.hubNote.textContent = canKeep() ? this.t('gpt2.hubNote', { files: 'config.json, tokenizer.json, model.safetensors' })
       : this.t('gpt2.hubNoteNoKeep');
     u.promptLabel.textContent = this.t('gpt2.prompt', { max: this.#info?.max_tokens ?? 256 });
