@@ -601,4 +601,92 @@ mod tests {
             .to_string();
         assert!(e.contains("\"bert\" model, not GPT-2"), "{e}");
     }
+
+    /// A safetensors file of `tensors` (name, shape, f32 values) in that order.
+    fn safetensors(tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
+        let (mut header, mut data) = (serde_json::Map::new(), Vec::new());
+        for (name, shape, values) in tensors {
+            let start = data.len();
+            values
+                .iter()
+                .for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
+            let entry = serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [start, data.len()]});
+            header.insert(name.clone(), entry);
+        }
+        let header = serde_json::to_vec(&header).unwrap();
+        let mut out = (header.len() as u64).to_le_bytes().to_vec();
+        out.extend(header);
+        out.extend(data);
+        out
+    }
+
+    /// GPT-2's tensors for `gpt2_config("")`, each value its own (tensor, index) number;
+    /// `prefix` before each name; Conv1D weights (in, out) as GPT-2 stores them.
+    fn gpt2_tensors(prefix: &str) -> Vec<(String, Vec<usize>, Vec<f32>)> {
+        let (v, t, c) = (10, 8, 4);
+        let mut shapes = vec![
+            ("wte.weight".to_string(), vec![v, c]),
+            ("wpe.weight".into(), vec![t, c]),
+        ];
+        for (n, shape) in [
+            ("ln_1.weight", vec![c]),
+            ("ln_1.bias", vec![c]),
+            ("attn.c_attn.weight", vec![c, 3 * c]),
+            ("attn.c_attn.bias", vec![3 * c]),
+            ("attn.c_proj.weight", vec![c, c]),
+            ("attn.c_proj.bias", vec![c]),
+            ("ln_2.weight", vec![c]),
+            ("ln_2.bias", vec![c]),
+            ("mlp.c_fc.weight", vec![c, 4 * c]),
+            ("mlp.c_fc.bias", vec![4 * c]),
+            ("mlp.c_proj.weight", vec![4 * c, c]),
+            ("mlp.c_proj.bias", vec![c]),
+        ] {
+            shapes.push((format!("h.0.{n}"), shape));
+        }
+        shapes.push(("ln_f.weight".into(), vec![c]));
+        shapes.push(("ln_f.bias".into(), vec![c]));
+        (shapes.into_iter().enumerate())
+            .map(|(k, (name, shape))| {
+                let n: usize = shape.iter().product();
+                let values = (0..n).map(|i| k as f32 + i as f32 / 1000.0).collect();
+                (format!("{prefix}{name}"), shape, values)
+            })
+            .collect()
+    }
+
+    /// The hub's own layout (no `transformer.`, the causal-mask buffers, a stored tied
+    /// lm_head) reads as save_pretrained's does, in chunks of any size (an f32 split
+    /// across two chunks included); Conv1D weights land transposed.
+    #[test]
+    fn the_hubs_layout_and_any_chunking_read_the_same() {
+        let ours = safetensors(&gpt2_tensors("transformer."));
+        let mut hub = gpt2_tensors("");
+        hub.push(("h.0.attn.bias".into(), vec![1, 1, 8, 8], vec![1.0; 64]));
+        hub.push(("h.0.attn.masked_bias".into(), vec![], vec![-1e4]));
+        let wte = hub[0].2.clone();
+        hub.push(("lm_head.weight".into(), vec![10, 4], wte));
+        hub.reverse(); // another order in the file
+        let hub = safetensors(&hub);
+        let config = gpt2_config("");
+        let want = load_model(&config, &ours).unwrap();
+        for (bytes, chunk) in [(&hub, 1 << 20), (&hub, 1), (&hub, 3), (&ours, 7)] {
+            let mut loader = HfLoader::new(&HfConfig::parse(&config).unwrap()).unwrap();
+            bytes
+                .chunks(chunk)
+                .for_each(|piece| loader.push(piece).unwrap());
+            let got = loader.finish().unwrap();
+            assert_eq!(got.params, want.params, "chunks of {chunk}");
+        }
+        // c_attn stored (4, 12) = (in, out); ours (12, 4): ours[o][i] = stored[i][o]
+        let c_attn = want.param("transformer.h.0.attn.c_attn.weight").unwrap();
+        let stored = &gpt2_tensors("")[4].2;
+        assert_eq!((c_attn[4], stored[1]), (stored[1], 4.001)); // ours[1][0] = stored[0][1]
+        assert_eq!(c_attn[1], stored[12]); // ours[0][1] = stored[1][0]
+                                           // a file cut short, or with bytes past its last tensor, says so
+        let err = |bytes: &[u8]| load_model(&config, bytes).unwrap_err().code().to_string();
+        assert_eq!(err(&ours[..ours.len() - 1]), "gpt.hf.truncated");
+        assert_eq!(err(&[&ours[..], &[0u8; 4][..]].concat()), "gpt.hf.too_long");
+        assert_eq!(err(&ours[..20]), "gpt.hf.truncated");
+    }
 }
