@@ -180,6 +180,20 @@ test('GPT-2 from the hub: progress, kept; its tokens, next token, heads, a head 
   const ex = await explain.evaluate((e) => e.explanation);
   assert.equal(Math.fround(ex.value), drawn.data[row * drawn.cols + 1]);
   assert.match(await explain.evaluate((e) => e.shadowRoot.textContent), /Softmax/);
+  // a score: q·k/√hs, its largest terms; then all of them, on request
+  await gpt2(page).getByRole('radio', { name: 'scores q·k/√hs' }).check();
+  await matrix.evaluate((m, r) => m.cellAt(r, 1).click(), row);
+  await page.waitForFunction(() => document.querySelector('attn-gpt2').shadowRoot.querySelector('.detail attn-explain').explanation);
+  const scoreDrawn = await matrix.evaluate((m, r) => m.value.data[r * m.value.cols + 1], row);
+  const some = await explain.evaluate((e) => e.explanation);
+  assert.equal(Math.fround(some.value), scoreDrawn);
+  assert.ok(JSON.stringify(some).includes('"rest":{'), 'a head of 16 channels lists 8 terms and sums the rest');
+  await gpt2(page).getByRole('button', { name: 'Show all 16 terms of q·k, the largest first' }).click();
+  await page.waitForFunction(() => !JSON.stringify(document.querySelector('attn-gpt2').shadowRoot
+    .querySelector('.detail attn-explain').explanation ?? {}).includes('"rest":{'));
+  const every = await explain.evaluate((e) => e.explanation);
+  assert.equal(Math.fround(every.value), scoreDrawn);
+  await gpt2(page).getByRole('radio', { name: 'weights' }).check();
   await shots(page, 'trained-en');
   // a head switched off: the next token is the CLI's with --off, next to the one with every head on
   let n = await runs(page);

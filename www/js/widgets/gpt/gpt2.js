@@ -81,6 +81,8 @@ class AttnGpt2 extends AttnWidget {
     pre.out { white-space: pre-wrap; overflow-wrap: anywhere; min-height: 2.5rem; margin: 8px 0 0; padding: 8px 10px;
       border-radius: 8px; background: var(--_accent-soft); font-size: .85rem; }
     .click-hint { font-weight: 600; }
+    .view { border: 0; padding: 0; margin: 6px 0; gap: 4px 16px; }
+    .view legend { float: left; margin-right: 8px; font-size: .9rem; font-weight: 600; }
     h4 { margin: 14px 0 4px; }
   `;
 
@@ -95,6 +97,8 @@ class AttnGpt2 extends AttnWidget {
   #baseline = null; // { prompt, probs } with every head on
   #selected = null; // { layer, head }
   #start = 0; // the first token of the head's window
+  #view = 'weights'; // what the head's window draws: weights | scores
+  #asked = null; // the last cell explained: { row, col, kind }
   #heads = null;
   #opened = 0; // ms from choosing the files to the first drawn head
   #seed = 1;
@@ -148,10 +152,15 @@ class AttnGpt2 extends AttnWidget {
       oninput: () => { this.#start = Number(u.window.value); this.#drawHead(); } });
     u.windowRow = h('div', { class: 'row', hidden: true }, u.window, u.windowNote);
     u.matrix = h('attn-matrix', { palette: 'weights', explainable: '', matrix: 'weights' });
+    u.views = ['weights', 'scores'].map((v) => h('input', { type: 'radio', name: 'gpt2-view', value: v,
+      checked: v === 'weights', onchange: () => { this.#view = v; u.explain.explanation = null; this.#drawHead(); } }));
+    u.view = h('fieldset', { class: 'row view' }, h('legend', t('gpt.view')),
+      ...u.views.map((input) => h('label', {}, input, h('span', t(`gpt.view.${input.value}`)))));
     u.explain = h('attn-explain');
+    u.allTerms = h('button', { type: 'button', hidden: true, onclick: () => this.#explain(this.#asked, true) });
     u.clickHint = h('p', { class: 'click-hint' });
     u.detail = h('div', { class: 'detail', hidden: true }, u.headTitle,
-      h('label', {}, u.switch, h('span', t('gpt2.switchOff'))), u.windowRow, u.clickHint, u.matrix, u.explain);
+      h('label', {}, u.switch, h('span', t('gpt2.switchOff'))), u.view, u.windowRow, u.clickHint, u.matrix, u.explain, u.allTerms);
     u.offList = h('p', { role: 'status' });
     u.allOn = h('button', { type: 'button', ...t('gpt2.allOn'), onclick: () => this.#allOn() });
     u.offRow = h('div', { class: 'row', hidden: true }, u.offList, u.allOn);
@@ -431,7 +440,8 @@ class AttnGpt2 extends AttnWidget {
     const { layer, head } = this.#selected;
     const a = this.#run;
     const u = this.ui;
-    const grid = a.layers[layer][head];
+    const scores = this.#view === 'scores';
+    const grid = (scores ? a.scores : a.layers)[layer][head];
     const t = grid.rows;
     const s = Math.min(this.#start, Math.max(0, t - WINDOW));
     const n = Math.min(WINDOW, t);
@@ -449,7 +459,10 @@ class AttnGpt2 extends AttnWidget {
     u.switch.checked = isOff;
     u.windowNote.textContent = this.t('gpt2.window', { from: s + 1, to: s + n, n: t });
     u.window.setAttribute('aria-label', u.windowNote.textContent);
-    u.matrix.setAttribute('label', `L${layer + 1} H${head + 1}`);
+    u.matrix.setAttribute('label', `L${layer + 1} H${head + 1}${scores ? ' q·k/√hs' : ''}`);
+    u.matrix.setAttribute('palette', scores ? 'signed' : 'weights');
+    u.matrix.setAttribute('matrix', scores ? 'masked_scores' : 'weights');
+    u.allTerms.hidden = true;
     u.matrix.rowLabels = labels;
     u.matrix.colLabels = labels;
     u.matrix.value = { rows: n, cols: n, data, masked };
@@ -457,13 +470,24 @@ class AttnGpt2 extends AttnWidget {
     u.explain.tokens = a.tokens.map((p) => [...p].map(showChar).join(''));
   }
 
-  async #explain({ row, col } = {}) {
+  /** Explains the cell (row, col) of the head's window: a weight (the softmax of its row's
+   *  scores) or a score (q·k/√hs: its largest terms, or all of them with `all`). */
+  async #explain({ row, col } = {}, all = false) {
     if (!this.#selected || !this.#run) return;
-    const s = Number(this.ui.matrix.dataset.start ?? 0);
+    const u = this.ui;
+    const s = Number(u.matrix.dataset.start ?? 0);
     const { layer, head } = this.#selected;
+    const scores = this.#view === 'scores';
+    const masked = scores && u.matrix.value?.data[row * u.matrix.value.cols + col] === -Infinity;
+    const kind = scores ? (masked ? 'masked_scores' : 'scores') : 'weights';
+    const hs = this.#info.n_embd / this.#info.n_head;
+    this.#asked = { row, col };
     try {
-      const ex = await this.#client.call('explain', { prompt: this.#prompt, layer, head, kind: 'weights', row: row + s, col: col + s });
-      this.ui.explain.explanation = ex;
+      const ex = await this.#client.call('explain', { prompt: this.#prompt, layer, head, kind, row: row + s, col: col + s,
+        maxTerms: all ? hs : undefined });
+      u.explain.explanation = ex;
+      u.allTerms.hidden = kind !== 'scores' || all;
+      u.allTerms.textContent = this.t('gpt2.allTerms', { n: hs });
       this.#err = null;
     } catch (err) {
       this.#err = err;
