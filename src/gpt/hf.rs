@@ -689,4 +689,59 @@ mod tests {
         assert_eq!(err(&[&ours[..], &[0u8; 4][..]].concat()), "gpt.hf.too_long");
         assert_eq!(err(&ours[..20]), "gpt.hf.truncated");
     }
+
+    /// The memory the page announces is what `Activations::for_inference` allocates.
+    #[test]
+    fn the_memory_said_is_the_memory_taken() {
+        let cfg = HfConfig::parse(&gpt2_config("")).unwrap().config;
+        let acts = Activations::for_inference(&cfg, 6);
+        let blocks: usize = (acts.blocks.iter())
+            .map(|b| {
+                [
+                    &b.ln_1,
+                    &b.ln_1_mean,
+                    &b.ln_1_rstd,
+                    &b.qkv,
+                    &b.preatt,
+                    &b.att,
+                    &b.atty,
+                    &b.attproj,
+                    &b.residual2,
+                    &b.ln_2,
+                    &b.ln_2_mean,
+                    &b.ln_2_rstd,
+                    &b.fch,
+                    &b.fch_gelu,
+                    &b.fcproj,
+                    &b.residual3,
+                ]
+                .iter()
+                .map(|v| v.len())
+                .sum::<usize>()
+            })
+            .sum();
+        let top = [
+            &acts.encoded,
+            &acts.ln_f,
+            &acts.ln_f_mean,
+            &acts.ln_f_rstd,
+            &acts.logits,
+        ]
+        .iter()
+        .chain(
+            [
+                &acts.probs,
+                &acts.losses,
+                &acts.scratch.weight_t,
+                &acts.scratch.attn,
+            ]
+            .iter(),
+        )
+        .map(|v| v.len())
+        .sum::<usize>();
+        assert_eq!(
+            Activations::inference_floats(&cfg, 6),
+            (blocks + top) as u128
+        );
+    }
 }
